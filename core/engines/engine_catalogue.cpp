@@ -1,0 +1,540 @@
+#include "core/engines/engine_catalogue.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "core/engines/resources_dir.h"
+#include "core/error.h"
+
+namespace ayar {
+
+namespace {
+
+using nlohmann::json;
+
+const std::set<std::string> kPlaceholders = {"model",  "host",   "port", "served_model_name",
+                                             "device", "api_key"};
+
+std::string formatNumber(double value) {
+  if (std::isfinite(value) && value == std::floor(value) && std::fabs(value) < 1e15) {
+    return std::to_string(static_cast<long long>(value));
+  }
+  char buffer[64];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return std::string(buffer, result.ptr);
+}
+
+std::string joined(const std::vector<std::string>& items, std::string_view separator = ", ") {
+  std::string text;
+  for (const auto& item : items) {
+    if (!text.empty()) text += separator;
+    text += item;
+  }
+  return text;
+}
+
+bool isBoolWord(const std::string& text) {
+  return text == "true" || text == "false" || text == "1" || text == "0" || text == "yes" || text == "no" ||
+         text == "on" || text == "off";
+}
+
+std::optional<long long> parseInteger(const std::string& text) {
+  long long value = 0;
+  const char* end = text.data() + text.size();
+  const auto result = std::from_chars(text.data(), end, value);
+  if (text.empty() || result.ec != std::errc() || result.ptr != end) return std::nullopt;
+  return value;
+}
+
+std::optional<double> parseFloat(const std::string& text) {
+  double value = 0;
+  const char* end = text.data() + text.size();
+  const auto result = std::from_chars(text.data(), end, value);
+  if (text.empty() || result.ec != std::errc() || result.ptr != end || !std::isfinite(value))
+    return std::nullopt;
+  return value;
+}
+
+// Checks one value against a flag's type; returns the problem as a sentence, or nullopt. A value
+// outside open choices is a warning, returned in `warning`.
+std::optional<std::string> checkValue(const FlagSpec& flag, const std::string& name, const std::string& value,
+                                      std::optional<std::string>& warning) {
+  const std::string quoted = "\"" + value + "\"";
+  auto checkRange = [&](double number) -> std::optional<std::string> {
+    if ((flag.min && number < *flag.min) || (flag.max && number > *flag.max)) {
+      std::string range;
+      if (flag.min && flag.max) {
+        range = "between " + formatNumber(*flag.min) + " and " + formatNumber(*flag.max);
+      } else if (flag.min) {
+        range = "at least " + formatNumber(*flag.min);
+      } else {
+        range = "at most " + formatNumber(*flag.max);
+      }
+      return name + " is " + value + "; it must be " + range + ".";
+    }
+    return std::nullopt;
+  };
+  switch (flag.type) {
+    case FlagType::Bool:
+      if (!isBoolWord(value))
+        return name + " is a switch: give it no value, or true/false, not " + quoted + ".";
+      return std::nullopt;
+    case FlagType::Int: {
+      const auto number = parseInteger(value);
+      if (!number) return name + " needs a whole number, not " + quoted + ".";
+      return checkRange(static_cast<double>(*number));
+    }
+    case FlagType::Float: {
+      const auto number = parseFloat(value);
+      if (!number) return name + " needs a number (like 0.9), not " + quoted + ".";
+      return checkRange(*number);
+    }
+    case FlagType::Choice:
+      if (std::find(flag.choices.begin(), flag.choices.end(), value) != flag.choices.end())
+        return std::nullopt;
+      if (flag.choicesOpen) {
+        warning = name + " is " + quoted + ", not one of the values Ayar knows (" + joined(flag.choices) +
+                  "); it is passed as written.";
+        return std::nullopt;
+      }
+      return name + " is " + quoted + "; use one of: " + joined(flag.choices) + ".";
+    case FlagType::String:
+      if (value.empty()) return name + " needs a value.";
+      if (!flag.pattern.empty() && !std::regex_match(value, std::regex(flag.pattern))) {
+        return name + " is " + quoted + ", which does not have the expected form (" + flag.pattern + ").";
+      }
+      return std::nullopt;
+    case FlagType::Json: {
+      const json parsed = json::parse(value, nullptr, false);
+      if (parsed.is_discarded() || !parsed.is_object()) {
+        return name + " needs a JSON object (like {\"method\": \"ngram\"}), not " + quoted + ".";
+      }
+      return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
+// Reads a template file's fields, each failure naming the file and the field.
+class TemplateReader {
+ public:
+  explicit TemplateReader(std::string source) : m_source(std::move(source)) {}
+
+  [[noreturn]] void fail(const std::string& where, const std::string& what) const {
+    throw Error(m_source + ": " + (where.empty() ? "" : where + ": ") + what);
+  }
+
+  void onlyKeys(const json& object, const std::string& where, const std::set<std::string>& keys) const {
+    for (const auto& [key, value] : object.items()) {
+      if (!keys.count(key)) {
+        std::vector<std::string> known(keys.begin(), keys.end());
+        fail(where, "unknown field \"" + key + "\" (known: " + joined(known) + ").");
+      }
+    }
+  }
+
+  std::string string(const json& object, const std::string& where, const char* key, bool required) const {
+    if (!object.contains(key) || object.at(key).is_null()) {
+      if (required) fail(where, "\"" + std::string(key) + "\" is missing.");
+      return {};
+    }
+    const json& value = object.at(key);
+    if (!value.is_string()) {
+      fail(where, "\"" + std::string(key) + "\" must be a string, not " + value.type_name() + ".");
+    }
+    std::string text = value.get<std::string>();
+    if (required && text.empty()) fail(where, "\"" + std::string(key) + "\" is empty.");
+    return text;
+  }
+
+  std::string scalar(const json& value, const std::string& where, const std::string& field) const {
+    if (value.is_string()) return value.get<std::string>();
+    if (value.is_boolean()) return value.get<bool>() ? "true" : "false";
+    if (value.is_number_integer()) return std::to_string(value.get<long long>());
+    if (value.is_number()) return formatNumber(value.get<double>());
+    fail(where, "\"" + field + "\" must be a string, a number or true/false, not " + value.type_name() + ".");
+  }
+
+  std::vector<std::string> stringList(const json& object, const std::string& where, const char* key) const {
+    std::vector<std::string> list;
+    if (!object.contains(key)) return list;
+    const json& value = object.at(key);
+    if (!value.is_array()) fail(where, "\"" + std::string(key) + "\" must be a list.");
+    for (const auto& item : value)
+      list.push_back(scalar(item, where, key));
+    return list;
+  }
+
+  void checkPlaceholders(const std::string& text, const std::string& where,
+                         std::set<std::string>& seen) const {
+    std::size_t position = 0;
+    while ((position = text.find('{', position)) != std::string::npos) {
+      const std::size_t close = text.find('}', position);
+      if (close == std::string::npos)
+        fail(where, "\"" + text + "\" opens a placeholder with { but never closes it.");
+      const std::string name = text.substr(position + 1, close - position - 1);
+      if (!kPlaceholders.count(name)) {
+        std::vector<std::string> known;
+        for (const auto& placeholder : kPlaceholders)
+          known.push_back("{" + placeholder + "}");
+        fail(where, "unknown placeholder {" + name + "} (known: " + joined(known) + ").");
+      }
+      seen.insert(name);
+      position = close + 1;
+    }
+  }
+
+  FlagSpec flag(const json& object, std::size_t index) const {
+    std::string where = "flags[" + std::to_string(index) + "]";
+    if (!object.is_object()) fail(where, "must be an object with name, type and description.");
+    FlagSpec flag;
+    flag.name = string(object, where, "name", true);
+    where += " (" + flag.name + ")";
+    onlyKeys(object, where,
+             {"name", "aliases", "type", "choices", "choices_open", "min", "max", "pattern", "default",
+              "false_flag", "description", "vllm_flag", "group"});
+    if (flag.name.front() != '-') fail(where, "\"name\" must start with a dash.");
+    flag.aliases = stringList(object, where, "aliases");
+
+    static const std::map<std::string, FlagType> types = {
+        {"bool", FlagType::Bool},     {"int", FlagType::Int},       {"float", FlagType::Float},
+        {"string", FlagType::String}, {"choice", FlagType::Choice}, {"json", FlagType::Json}};
+    const std::string type = string(object, where, "type", true);
+    const auto found = types.find(type);
+    if (found == types.end())
+      fail(where, "\"type\" is \"" + type + "\"; use bool, int, float, string, choice or json.");
+    flag.type = found->second;
+
+    flag.choices = stringList(object, where, "choices");
+    if (flag.type == FlagType::Choice && flag.choices.empty())
+      fail(where, "a choice flag needs a non-empty \"choices\" list.");
+    if (flag.type != FlagType::Choice && !flag.choices.empty())
+      fail(where, "\"choices\" is only for type choice.");
+    if (object.contains("choices_open")) {
+      if (!object.at("choices_open").is_boolean()) fail(where, "\"choices_open\" must be true or false.");
+      flag.choicesOpen = object.at("choices_open").get<bool>();
+    }
+    for (const char* key : {"min", "max"}) {
+      if (!object.contains(key)) continue;
+      if (flag.type != FlagType::Int && flag.type != FlagType::Float) {
+        fail(where, "\"" + std::string(key) + "\" is only for int and float flags.");
+      }
+      if (!object.at(key).is_number()) fail(where, "\"" + std::string(key) + "\" must be a number.");
+      (std::string(key) == "min" ? flag.min : flag.max) = object.at(key).get<double>();
+    }
+    if (flag.min && flag.max && *flag.min > *flag.max) fail(where, "\"min\" is larger than \"max\".");
+    flag.pattern = string(object, where, "pattern", false);
+    if (!flag.pattern.empty()) {
+      if (flag.type != FlagType::String) fail(where, "\"pattern\" is only for string flags.");
+      try {
+        std::regex check(flag.pattern);
+      } catch (const std::regex_error& error) {
+        fail(where, "\"pattern\" is not a valid regular expression: " + std::string(error.what()));
+      }
+    }
+    flag.falseFlag = string(object, where, "false_flag", false);
+    if (!flag.falseFlag.empty()) {
+      if (flag.type != FlagType::Bool) fail(where, "\"false_flag\" is only for bool flags.");
+      if (flag.falseFlag.front() != '-') fail(where, "\"false_flag\" must start with a dash.");
+    }
+    if (object.contains("default") && !object.at("default").is_null()) {
+      flag.defaultValue = scalar(object.at("default"), where, "default");
+      std::optional<std::string> warning;
+      if (auto problem = checkValue(flag, flag.name, *flag.defaultValue, warning)) {
+        fail(where, "\"default\" does not fit the flag: " + *problem);
+      }
+    }
+    if (!object.contains("description") || !object.at("description").is_object()) {
+      fail(where, "\"description\" must be an object with \"en\" and \"tr\" texts.");
+    }
+    const json& description = object.at("description");
+    onlyKeys(description, where + ": description", {"en", "tr"});
+    flag.descriptionEn = string(description, where + ": description", "en", true);
+    flag.descriptionTr = string(description, where + ": description", "tr", true);
+    flag.vllmFlag = string(object, where, "vllm_flag", false);
+    flag.group = string(object, where, "group", false);
+    return flag;
+  }
+
+  EngineTemplate read(const json& root) const {
+    if (!root.is_object()) fail("", "an engine template must be a JSON object.");
+    onlyKeys(root, "",
+             {"name", "display_name", "executable", "args", "health_path", "api_key_env", "devices",
+              "startup_timeout_s", "complete_catalogue", "docs_url", "flags", "description"});
+    EngineTemplate result;
+    result.name = string(root, "", "name", true);
+    result.displayName = string(root, "", "display_name", true);
+    result.executable = string(root, "", "executable", true);
+    result.description = string(root, "", "description", false);
+
+    if (!root.contains("args") || !root.at("args").is_array()) {
+      fail("args", "must be a list of arguments (strings, or lists of strings for optional groups).");
+    }
+    std::set<std::string> placeholders;
+    std::size_t index = 0;
+    for (const auto& item : root.at("args")) {
+      const std::string where = "args[" + std::to_string(index++) + "]";
+      EngineTemplate::ArgumentGroup group;
+      if (item.is_string()) {
+        group.arguments.push_back(item.get<std::string>());
+      } else if (item.is_array() && !item.empty()) {
+        group.optional = true;
+        for (const auto& argument : item) {
+          if (!argument.is_string()) fail(where, "an optional group holds strings only.");
+          group.arguments.push_back(argument.get<std::string>());
+        }
+      } else {
+        fail(where, "must be a string, or a non-empty list of strings (an optional group).");
+      }
+      for (const auto& argument : group.arguments)
+        checkPlaceholders(argument, where, placeholders);
+      result.arguments.push_back(std::move(group));
+    }
+    // The launcher must be able to tell the engine which model and port, or it cannot find it.
+    for (const char* required : {"model", "port"}) {
+      if (!placeholders.count(required))
+        fail("args", "must use the {" + std::string(required) + "} placeholder.");
+    }
+
+    result.healthPath = string(root, "", "health_path", false);
+    if (result.healthPath.empty()) result.healthPath = "/health";
+    if (result.healthPath.front() != '/') fail("health_path", "must start with /, like \"/health\".");
+    result.apiKeyEnv = string(root, "", "api_key_env", false);
+    result.devices = stringList(root, "", "devices");
+    if (root.contains("startup_timeout_s")) {
+      const json& timeout = root.at("startup_timeout_s");
+      if (!timeout.is_number_integer() || timeout.get<long long>() < 1) {
+        fail("startup_timeout_s", "must be a whole number of seconds, at least 1.");
+      }
+      result.startupTimeout = std::chrono::seconds(timeout.get<long long>());
+    }
+    if (root.contains("complete_catalogue")) {
+      if (!root.at("complete_catalogue").is_boolean()) fail("complete_catalogue", "must be true or false.");
+      result.completeCatalogue = root.at("complete_catalogue").get<bool>();
+    }
+    result.docsUrl = string(root, "", "docs_url", false);
+
+    if (!root.contains("flags") || !root.at("flags").is_array())
+      fail("flags", "must be a list of flag descriptions.");
+    std::map<std::string, std::string> spellings;  // every spelling -> the flag it belongs to
+    index = 0;
+    for (const auto& item : root.at("flags")) {
+      FlagSpec flag = this->flag(item, index);
+      std::vector<std::string> names = flag.aliases;
+      names.push_back(flag.name);
+      if (!flag.falseFlag.empty()) names.push_back(flag.falseFlag);
+      for (const auto& name : names) {
+        if (const auto other = spellings.find(name); other != spellings.end()) {
+          fail("flags[" + std::to_string(index) + "] (" + flag.name + ")",
+               name + " is already used by " + other->second + ".");
+        }
+        spellings[name] = flag.name;
+      }
+      result.flags.push_back(std::move(flag));
+      ++index;
+    }
+    return result;
+  }
+
+ private:
+  std::string m_source;
+};
+
+}  // namespace
+
+std::string_view toString(FlagType type) {
+  switch (type) {
+    case FlagType::Bool:
+      return "bool";
+    case FlagType::Int:
+      return "int";
+    case FlagType::Float:
+      return "float";
+    case FlagType::String:
+      return "string";
+    case FlagType::Choice:
+      return "choice";
+    case FlagType::Json:
+      return "json";
+  }
+  return "string";
+}
+
+bool FlagSpec::matches(std::string_view flagName) const {
+  if (flagName == name || (!falseFlag.empty() && flagName == falseFlag)) return true;
+  return std::find(aliases.begin(), aliases.end(), flagName) != aliases.end();
+}
+
+const FlagSpec* EngineTemplate::findFlag(std::string_view flagName) const {
+  for (const auto& flag : flags) {
+    if (flag.matches(flagName)) return &flag;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> EngineTemplate::reservedFlags() const {
+  std::vector<std::string> reserved;
+  for (const auto& group : arguments) {
+    for (const auto& argument : group.arguments) {
+      if (argument.rfind("-", 0) == 0 && argument.find('{') == std::string::npos)
+        reserved.push_back(argument);
+    }
+  }
+  return reserved;
+}
+
+std::vector<FlagIssue> checkFlags(const EngineTemplate& engineTemplate,
+                                  const std::vector<EngineFlag>& flags) {
+  using Severity = FlagIssue::Severity;
+  std::vector<FlagIssue> issues;
+  auto add = [&](Severity severity, const std::string& flag, std::string message) {
+    issues.push_back({severity, flag, std::move(message)});
+  };
+  const std::vector<std::string> reserved = engineTemplate.reservedFlags();
+  std::set<std::string> seen;
+  for (const auto& flag : flags) {
+    if (flag.raw) continue;
+    const std::string& name = flag.name;
+    if (name.empty() || name.front() != '-') {
+      add(Severity::Error, name, "Flag \"" + name + "\" must start with a dash (write \"--" + name + "\").");
+      continue;
+    }
+    if (std::find(reserved.begin(), reserved.end(), name) != reserved.end()) {
+      add(Severity::Error, name,
+          name +
+              " is set by Ayar from the engine settings (model, host, port, served model name, device, API "
+              "key); remove it from the flags.");
+      continue;
+    }
+    const FlagSpec* known = engineTemplate.findFlag(name);
+    const std::string canonical = known != nullptr ? known->name : name;
+    if (!seen.insert(canonical).second) {
+      add(Severity::Error, name, name + " is given twice; keep one.");
+      continue;
+    }
+    if (known == nullptr) {
+      if (engineTemplate.completeCatalogue) {
+        std::vector<std::string> names;
+        for (const auto& entry : engineTemplate.flags)
+          names.push_back(entry.name);
+        add(Severity::Error, name,
+            name + " is not a flag of " + engineTemplate.displayName + ". Its flags are: " + joined(names) +
+                ".");
+      } else {
+        add(Severity::Warning, name,
+            name + " is not in Ayar's catalogue of " + engineTemplate.displayName +
+                " flags; it is passed as written, unchecked.");
+      }
+      continue;
+    }
+    if (known->type == FlagType::Bool) {
+      if (name == known->falseFlag && flag.value) {
+        add(Severity::Error, name, name + " takes no value; it turns " + known->name + " off.");
+      } else if (flag.value) {
+        std::optional<std::string> warning;
+        if (auto problem = checkValue(*known, name, *flag.value, warning))
+          add(Severity::Error, name, *problem);
+      }
+      continue;
+    }
+    if (!flag.value) {
+      add(Severity::Error, name, name + " needs a value (" + std::string(toString(known->type)) + ").");
+      continue;
+    }
+    std::optional<std::string> warning;
+    if (auto problem = checkValue(*known, name, *flag.value, warning)) {
+      add(Severity::Error, name, *problem);
+    } else if (warning) {
+      add(Severity::Warning, name, *warning);
+    }
+  }
+  return issues;
+}
+
+std::vector<FlagIssue> validateFlags(const EngineTemplate& engineTemplate,
+                                     const std::vector<EngineFlag>& flags) {
+  std::vector<FlagIssue> issues = checkFlags(engineTemplate, flags);
+  std::string errors;
+  std::vector<FlagIssue> warnings;
+  for (auto& issue : issues) {
+    if (issue.severity == FlagIssue::Severity::Error) {
+      errors += (errors.empty() ? "" : "\n") + issue.message;
+    } else {
+      warnings.push_back(std::move(issue));
+    }
+  }
+  if (!errors.empty()) throw Error(errors);
+  return warnings;
+}
+
+EngineTemplate EngineCatalogue::parse(const nlohmann::json& json, const std::string& source) {
+  return TemplateReader(source).read(json);
+}
+
+EngineTemplate EngineCatalogue::loadFile(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw Error("Cannot read the engine template " + file.string() + ".");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  json root;
+  try {
+    root = json::parse(buffer.str());
+  } catch (const json::parse_error& error) {
+    throw Error(file.string() + ": not valid JSON: " + error.what());
+  }
+  EngineTemplate result = parse(root, file.string());
+  if (result.name != file.stem().string()) {
+    throw Error(file.string() + ": \"name\" is \"" + result.name + "\" but the file is " +
+                file.filename().string() + "; they must match.");
+  }
+  result.sourcePath = file;
+  return result;
+}
+
+EngineCatalogue EngineCatalogue::loadFolder(const std::filesystem::path& folder) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(folder, ec))
+    throw Error("The engine templates folder " + folder.string() + " does not exist.");
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(folder, ec)) {
+    if (entry.path().extension() == ".json" && entry.is_regular_file(ec)) files.push_back(entry.path());
+  }
+  if (ec) throw Error("Cannot list the engine templates folder " + folder.string() + ": " + ec.message());
+  if (files.empty())
+    throw Error("The engine templates folder " + folder.string() + " holds no *.json template.");
+  std::sort(files.begin(), files.end());
+  EngineCatalogue catalogue;
+  for (const auto& file : files)
+    catalogue.m_templates.push_back(loadFile(file));
+  return catalogue;
+}
+
+EngineCatalogue EngineCatalogue::loadDefault() {
+  return loadFolder(resourcesDir() / "engines");
+}
+
+const EngineTemplate* EngineCatalogue::find(std::string_view name) const {
+  for (const auto& engineTemplate : m_templates) {
+    if (engineTemplate.name == name) return &engineTemplate;
+  }
+  return nullptr;
+}
+
+const EngineTemplate& EngineCatalogue::at(std::string_view name) const {
+  if (const EngineTemplate* found = find(name)) return *found;
+  std::vector<std::string> names;
+  for (const auto& engineTemplate : m_templates)
+    names.push_back(engineTemplate.name);
+  throw Error("There is no engine template \"" + std::string(name) + "\". Known engines: " + joined(names) +
+              ".");
+}
+
+}  // namespace ayar

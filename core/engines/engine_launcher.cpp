@@ -1,0 +1,317 @@
+#include "core/engines/engine_launcher.h"
+
+#include <arpa/inet.h>
+#include <curl/curl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+
+#include "core/engines/resources_dir.h"
+#include "core/error.h"
+
+namespace ayar {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+constexpr std::size_t kMaxProbeBody = 4096;
+constexpr milliseconds kHealthPollInterval{100};
+constexpr milliseconds kHealthRequestTimeout{2000};
+constexpr int kPortAttempts = 3;
+
+std::size_t collectBody(char* data, std::size_t size, std::size_t count, void* user) {
+  auto* body = static_cast<std::string*>(user);
+  const std::size_t bytes = size * count;
+  if (body->size() < kMaxProbeBody) body->append(data, std::min(bytes, kMaxProbeBody - body->size()));
+  return bytes;
+}
+
+bool isLoopbackUrl(const std::string& url) {
+  for (const char* prefix :
+       {"http://127.", "http://localhost", "http://[::1]", "https://127.", "https://localhost"}) {
+    if (url.rfind(prefix, 0) == 0) return true;
+  }
+  return false;
+}
+
+std::string lowercase(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text;
+}
+
+std::string seconds(milliseconds duration) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.3g s", static_cast<double>(duration.count()) / 1000.0);
+  return buffer;
+}
+
+std::string describeProbe(const HttpProbe& probe) {
+  if (probe.status != 0) return "HTTP " + std::to_string(probe.status);
+  return probe.error.empty() ? "no answer" : probe.error;
+}
+
+// The address a client uses to reach an engine listening on `host`.
+std::string connectHost(const std::string& host) {
+  if (host == "0.0.0.0" || host.empty()) return "127.0.0.1";
+  if (host == "::" || host == "[::]") return "[::1]";
+  if (host.find(':') != std::string::npos && host.front() != '[') return "[" + host + "]";
+  return host;
+}
+
+std::filesystem::path defaultLogPath(const std::string& engine) {
+  static std::atomic<unsigned> counter{0};
+  std::error_code ec;
+  auto dir = std::filesystem::temp_directory_path(ec);
+  if (ec) dir = "/tmp";
+  return dir / ("ayar-engine-" + engine + "-" + std::to_string(::getpid()) + "-" + std::to_string(++counter) +
+                ".log");
+}
+
+}  // namespace
+
+HttpProbe httpGet(const std::string& url, milliseconds timeout, const std::string& bearerToken) {
+  static std::once_flag curlInitialised;
+  std::call_once(curlInitialised, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+  HttpProbe probe;
+  std::unique_ptr<CURL, void (*)(CURL*)> curl(curl_easy_init(), curl_easy_cleanup);
+  if (!curl) {
+    probe.error = "libcurl could not create a handle";
+    return probe;
+  }
+  char errorBuffer[CURL_ERROR_SIZE] = {};
+  const long timeoutMs = std::max<long>(1, static_cast<long>(timeout.count()));
+  curl_easy_setopt(curl.get(), CURLOPT_URL, url.c_str());
+  curl_easy_setopt(curl.get(), CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(curl.get(), CURLOPT_TIMEOUT_MS, timeoutMs);
+  curl_easy_setopt(curl.get(), CURLOPT_CONNECTTIMEOUT_MS, timeoutMs);
+  curl_easy_setopt(curl.get(), CURLOPT_WRITEFUNCTION, collectBody);
+  curl_easy_setopt(curl.get(), CURLOPT_WRITEDATA, &probe.body);
+  curl_easy_setopt(curl.get(), CURLOPT_ERRORBUFFER, errorBuffer);
+  // A proxy from the environment must not stand between Ayar and an engine on this machine.
+  if (isLoopbackUrl(url)) curl_easy_setopt(curl.get(), CURLOPT_NOPROXY, "*");
+  curl_slist* headers = nullptr;
+  if (!bearerToken.empty()) {
+    const std::string authorization = "Authorization: Bearer " + bearerToken;
+    headers = curl_slist_append(headers, authorization.c_str());
+    curl_easy_setopt(curl.get(), CURLOPT_HTTPHEADER, headers);
+  }
+  const CURLcode result = curl_easy_perform(curl.get());
+  if (result == CURLE_OK) {
+    long status = 0;
+    curl_easy_getinfo(curl.get(), CURLINFO_RESPONSE_CODE, &status);
+    probe.status = static_cast<int>(status);
+  } else {
+    probe.error = errorBuffer[0] != '\0' ? errorBuffer : curl_easy_strerror(result);
+  }
+  curl_slist_free_all(headers);
+  return probe;
+}
+
+int pickFreePort(const std::string& host) {
+  const bool ipv6 = host.find(':') != std::string::npos;
+  const int fd = ::socket(ipv6 ? AF_INET6 : AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) throw Error("Cannot pick a free port: socket() failed: " + std::string(std::strerror(errno)));
+  sockaddr_storage storage{};
+  socklen_t length = 0;
+  std::string bare = host;
+  if (!bare.empty() && bare.front() == '[') bare = bare.substr(1, bare.size() - 2);
+  int ok = 0;
+  if (ipv6) {
+    auto* address = reinterpret_cast<sockaddr_in6*>(&storage);
+    address->sin6_family = AF_INET6;
+    ok = ::inet_pton(AF_INET6, bare.c_str(), &address->sin6_addr);
+    length = sizeof(sockaddr_in6);
+  } else {
+    auto* address = reinterpret_cast<sockaddr_in*>(&storage);
+    address->sin_family = AF_INET;
+    ok = ::inet_pton(AF_INET, bare == "localhost" ? "127.0.0.1" : bare.c_str(), &address->sin_addr);
+    length = sizeof(sockaddr_in);
+  }
+  if (ok != 1) {
+    ::close(fd);
+    throw Error("Cannot pick a free port on host \"" + host +
+                "\": it is not an IP address. Give the spec a port.");
+  }
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&storage), length) != 0 ||
+      ::getsockname(fd, reinterpret_cast<sockaddr*>(&storage), &length) != 0) {
+    const int error = errno;
+    ::close(fd);
+    throw Error("Cannot pick a free port on " + host + ": " + std::strerror(error) + ".");
+  }
+  const int port = ipv6 ? ntohs(reinterpret_cast<sockaddr_in6*>(&storage)->sin6_port)
+                        : ntohs(reinterpret_cast<sockaddr_in*>(&storage)->sin_port);
+  ::close(fd);
+  return port;
+}
+
+EngineLauncher::EngineLauncher(EngineSpec spec, const EngineCatalogue& catalogue, LaunchOptions options)
+    : m_spec(std::move(spec)), m_options(std::move(options)) {
+  m_spec.validate();
+  m_apiKey = m_spec.resolveApiKey();
+  if (m_spec.kind == EngineKind::Remote) return;
+  if (m_spec.kind == EngineKind::Bundled && m_spec.engine != "ayar") {
+    throw Error("engine spec: a bundled engine is \"ayar\", not \"" + m_spec.engine + "\".");
+  }
+  m_template = catalogue.at(m_spec.engine);
+  if (!m_template.devices.empty() && std::find(m_template.devices.begin(), m_template.devices.end(),
+                                               m_spec.device) == m_template.devices.end()) {
+    std::string devices;
+    for (const auto& device : m_template.devices)
+      devices += (devices.empty() ? "" : ", ") + device;
+    throw Error("engine spec: device \"" + m_spec.device + "\" is not one " + m_template.displayName +
+                " knows; use one of: " + devices + ".");
+  }
+  m_flagWarnings = validateFlags(m_template, m_spec.flags);
+}
+
+EngineLauncher::~EngineLauncher() {
+  stop();
+}
+
+std::string EngineLauncher::displayCommand() const {
+  return displayCommandLine(m_commandLine,
+                            m_apiKey.empty() ? std::vector<std::string>{} : std::vector{m_apiKey});
+}
+
+std::string EngineLauncher::findBundledEngine() const {
+  const std::string name = m_template.executable;
+  if (!m_options.bundledEngine.empty()) return findExecutable(m_options.bundledEngine.string(), "").string();
+  if (!m_spec.executable.empty()) return findExecutable(m_spec.executable, currentPathVariable()).string();
+  const std::filesystem::path exe = currentExecutablePath();
+  if (!exe.empty()) {
+    const auto besideUs = exe.parent_path() / name;
+    if (::access(besideUs.c_str(), X_OK) == 0) return besideUs.string();
+  }
+  try {
+    return findExecutable(name, currentPathVariable()).string();
+  } catch (const Error&) {
+    throw Error("The bundled engine " + name + " was not found next to " +
+                (exe.empty() ? std::string("this program") : exe.parent_path().string()) + " nor in PATH (" +
+                currentPathVariable() + "). Build the " + name + " target or install Ayar with it.");
+  }
+}
+
+void EngineLauncher::start() {
+  if (m_spec.kind == EngineKind::Remote) {
+    checkRemote();
+    return;
+  }
+  stop();
+  m_logPath = m_options.logPath.empty() ? defaultLogPath(m_template.name) : m_options.logPath;
+  const bool pick = !m_spec.port.has_value();
+  for (int attempt = 1;; ++attempt) {
+    const int port =
+        pick ? pickFreePort(m_spec.host == "localhost" ? "127.0.0.1" : m_spec.host) : *m_spec.port;
+    // A picked port can be taken by someone else before the engine binds it; then try another.
+    if (startOnce(port, attempt, pick && attempt < kPortAttempts)) return;
+  }
+}
+
+bool EngineLauncher::startOnce(int port, int attempt, bool retryIfPortTaken) {
+  m_port = port;
+  m_baseUrl = "http://" + connectHost(m_spec.host) + ":" + std::to_string(port);
+  const std::string executable = m_spec.kind == EngineKind::Bundled ? findBundledEngine() : std::string();
+  m_commandLine = engineCommandLine(m_spec, m_template, port, executable);
+
+  ProcessOptions options;
+  options.args = m_commandLine;
+  options.logPath = m_logPath;
+  options.appendToLog = attempt > 1;
+  for (const auto& [name, value] : m_spec.environment)
+    options.environment.emplace_back(name, value);
+  if (!m_template.apiKeyEnv.empty() && !m_apiKey.empty())
+    options.environment.emplace_back(m_template.apiKeyEnv, m_apiKey);
+  options.onOutputLine = m_options.onLogLine;
+  options.destructorGrace = m_options.stopGrace;
+  try {
+    m_process = std::make_unique<Process>(std::move(options));
+  } catch (const Error& error) {
+    throw Error(std::string(error.what()) + "\nEngine: " + m_template.displayName +
+                ". Command: " + displayCommand());
+  }
+
+  const milliseconds timeout =
+      m_options.startupTimeout.value_or(std::chrono::duration_cast<milliseconds>(m_template.startupTimeout));
+  const auto deadline = Clock::now() + timeout;
+  const std::string healthUrl = m_baseUrl + m_template.healthPath;
+  auto failure = [&](const std::string& what) {
+    m_process->stop(m_options.stopGrace);
+    std::string message = what + "\nCommand: " + displayCommand() + "\nLog: " + m_logPath.string();
+    const std::string tail = m_process->tailText("  ");
+    message += tail.empty() ? "\n(The engine printed nothing.)" : "\nLast log lines:\n" + tail;
+    if (!message.empty() && message.back() == '\n') message.pop_back();
+    return Error(message);
+  };
+  HttpProbe probe;
+  while (true) {
+    if (m_cancelled)
+      throw failure("Starting " + m_template.displayName + " was cancelled; the engine was stopped.");
+    const auto left = std::chrono::duration_cast<milliseconds>(deadline - Clock::now());
+    probe = httpGet(healthUrl, std::clamp(left, milliseconds(1), kHealthRequestTimeout), m_apiKey);
+    if (probe.status == 200) return true;
+    if (auto exit = m_process->wait(kHealthPollInterval)) {
+      if (retryIfPortTaken &&
+          lowercase(m_process->tailText()).find("address already in use") != std::string::npos) {
+        m_process->stop(m_options.stopGrace);
+        return false;
+      }
+      throw failure(m_template.displayName + " exited during start-up (" + exit->describe() + ") before " +
+                    healthUrl + " answered.");
+    }
+    if (Clock::now() >= deadline) {
+      throw failure(
+          m_template.displayName + " did not become ready: " + healthUrl + " did not answer 200 within " +
+          seconds(timeout) + " (last answer: " + describeProbe(probe) +
+          "). The engine was stopped. If the model needs longer to load, raise the start-up timeout.");
+    }
+  }
+}
+
+void EngineLauncher::checkRemote() {
+  m_remoteReachable = false;
+  m_baseUrl = m_spec.normalizedBaseUrl();
+  const HttpProbe health = httpGet(m_baseUrl + "/health", m_options.remoteTimeout, m_apiKey);
+  if (health.status == 200) {
+    m_remoteReachable = true;
+    return;
+  }
+  const HttpProbe models = httpGet(m_baseUrl + "/v1/models", m_options.remoteTimeout, m_apiKey);
+  if (models.status == 200) {
+    m_remoteReachable = true;
+    return;
+  }
+  if (models.status == 401 || models.status == 403) {
+    throw Error("The endpoint " + m_baseUrl + " refused the request (HTTP " + std::to_string(models.status) +
+                " from " + m_baseUrl + "/v1/models): " +
+                (m_apiKey.empty()
+                     ? "it wants an API key. Name the variable holding it in \"api_key_env\"."
+                     : "the API key was not accepted. Check the key in " +
+                           (m_spec.apiKeyEnv.empty() ? std::string("the settings") : m_spec.apiKeyEnv) +
+                           "."));
+  }
+  throw Error("The endpoint " + m_baseUrl + " is not reachable: GET " + m_baseUrl +
+              "/health: " + describeProbe(health) + "; GET " + m_baseUrl +
+              "/v1/models: " + describeProbe(models) + ". Check the address and that the server is running.");
+}
+
+void EngineLauncher::stop() {
+  if (m_process) m_process->stop(m_options.stopGrace);
+  m_remoteReachable = false;
+}
+
+bool EngineLauncher::isRunning() {
+  if (m_spec.kind == EngineKind::Remote) return m_remoteReachable;
+  return m_process != nullptr && m_process->isRunning();
+}
+
+}  // namespace ayar

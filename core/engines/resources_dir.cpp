@@ -1,0 +1,52 @@
+#include "core/engines/resources_dir.h"
+
+#include <cstdlib>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "core/error.h"
+
+namespace ayar {
+
+std::filesystem::path currentExecutablePath() {
+  std::error_code ec;
+  auto path = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::filesystem::path() : path;
+}
+
+std::filesystem::path resourcesDir() {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (const char* fromEnvironment = std::getenv("AYAR_RESOURCES_DIR");
+      fromEnvironment != nullptr && *fromEnvironment != '\0') {
+    const fs::path dir(fromEnvironment);
+    if (!fs::is_directory(dir, ec)) {
+      throw Error("AYAR_RESOURCES_DIR is " + dir.string() +
+                  ", which is not a folder. Point it at Ayar's resources folder (the one holding "
+                  "engines/), or unset it.");
+    }
+    return dir;
+  }
+
+  std::vector<fs::path> candidates;
+  if (const fs::path exe = currentExecutablePath(); !exe.empty()) {
+    candidates.push_back(exe.parent_path() / ".." / "share" / "ayar" / "resources");
+  }
+#ifdef AYAR_BUILD_TREE_RESOURCES_DIR
+  candidates.emplace_back(AYAR_BUILD_TREE_RESOURCES_DIR);
+#endif
+  for (const auto& candidate : candidates) {
+    if (fs::is_directory(candidate, ec)) {
+      const fs::path canonical = fs::weakly_canonical(candidate, ec);
+      return ec ? candidate : canonical;
+    }
+  }
+  std::string looked;
+  for (const auto& candidate : candidates)
+    looked += "\n  " + candidate.string();
+  throw Error("Ayar's resources folder was not found. Looked in:" + looked +
+              "\nSet AYAR_RESOURCES_DIR to the folder holding engines/ and profiles/.");
+}
+
+}  // namespace ayar
