@@ -1,0 +1,155 @@
+#include "engine/model/weights.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <thread>
+
+#include "core/error.h"
+#include "engine/model/safetensors.h"
+
+namespace ayar::engine {
+
+namespace {
+
+std::string shapeText(const std::vector<std::int64_t>& shape) {
+  std::string text = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i)
+    text += (i ? ", " : "") + std::to_string(shape[i]);
+  return text + "]";
+}
+
+std::uint64_t splitmix64(std::uint64_t& state) {
+  std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+std::uint64_t nameHash(const std::string& name) {
+  std::uint64_t hash = 0xcbf29ce484222325ull;  // FNV-1a
+  for (const char c : name)
+    hash = (hash ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
+  return hash;
+}
+
+// Dummy values come in chunks, each from its own generator seeded by (seed, tensor name, chunk), so
+// that they do not depend on the order in which tensors are filled nor on the number of threads.
+constexpr std::size_t kDummyChunk = std::size_t{1} << 20;
+
+// Uniform in [center - halfWidth, center + halfWidth).
+void fillUniformChunk(std::vector<float>& values, std::size_t chunk, std::uint64_t seed,
+                      const std::string& name, float center, float halfWidth) {
+  std::uint64_t state = seed ^ nameHash(name) ^ (chunk * 0xd1b54a32d192ed03ull);
+  const std::size_t end = std::min(values.size(), (chunk + 1) * kDummyChunk);
+  for (std::size_t i = chunk * kDummyChunk; i < end; ++i) {
+    const float unit = static_cast<float>(splitmix64(state) >> 40) * 0x1.0p-24f;  // [0, 1)
+    values[i] = center + halfWidth * (2.0f * unit - 1.0f);
+  }
+}
+
+}  // namespace
+
+std::vector<WeightTensorRef> weightTensors(Weights& weights, const ModelConfig& config) {
+  const std::int64_t hidden = config.hiddenSize;
+  const std::int64_t qDim = std::int64_t{config.numHeads} * config.headDim;
+  const std::int64_t kvDim = std::int64_t{config.numKvHeads} * config.headDim;
+  const std::int64_t intermediate = config.intermediateSize;
+  const std::int64_t vocab = config.vocabSize;
+
+  std::vector<WeightTensorRef> refs;
+  auto add = [&](std::string name, std::vector<std::int64_t> shape, std::vector<float>& values) {
+    std::int64_t count = 1;
+    for (const std::int64_t d : shape)
+      count *= d;
+    values.resize(static_cast<std::size_t>(count));
+    refs.push_back({std::move(name), std::move(shape), &values});
+  };
+
+  add("model.embed_tokens.weight", {vocab, hidden}, weights.embedTokens);
+  weights.layers.resize(static_cast<std::size_t>(config.numLayers));
+  for (int i = 0; i < config.numLayers; ++i) {
+    LayerWeights& layer = weights.layers[static_cast<std::size_t>(i)];
+    const std::string prefix = "model.layers." + std::to_string(i) + ".";
+    add(prefix + "input_layernorm.weight", {hidden}, layer.inputLayernorm);
+    add(prefix + "self_attn.q_proj.weight", {qDim, hidden}, layer.qProj);
+    add(prefix + "self_attn.k_proj.weight", {kvDim, hidden}, layer.kProj);
+    add(prefix + "self_attn.v_proj.weight", {kvDim, hidden}, layer.vProj);
+    add(prefix + "self_attn.o_proj.weight", {hidden, qDim}, layer.oProj);
+    add(prefix + "self_attn.q_norm.weight", {config.headDim}, layer.qNorm);
+    add(prefix + "self_attn.k_norm.weight", {config.headDim}, layer.kNorm);
+    add(prefix + "post_attention_layernorm.weight", {hidden}, layer.postAttentionLayernorm);
+    add(prefix + "mlp.gate_proj.weight", {intermediate, hidden}, layer.gateProj);
+    add(prefix + "mlp.up_proj.weight", {intermediate, hidden}, layer.upProj);
+    add(prefix + "mlp.down_proj.weight", {hidden, intermediate}, layer.downProj);
+  }
+  add("model.norm.weight", {hidden}, weights.finalNorm);
+  if (config.tieWordEmbeddings) {
+    weights.lmHead.clear();
+  } else {
+    add("lm_head.weight", {vocab, hidden}, weights.lmHead);
+  }
+  return refs;
+}
+
+std::int64_t cpuWeightBytes(const ModelConfig& config) {
+  return config.parameterCount() * static_cast<std::int64_t>(sizeof(float));
+}
+
+Weights loadWeights(const std::filesystem::path& folder, const ModelConfig& config) {
+  const SafetensorsCheckpoint checkpoint = SafetensorsCheckpoint::open(folder);
+  Weights weights;
+  for (WeightTensorRef& ref : weightTensors(weights, config)) {
+    const SafetensorsTensor* tensor = checkpoint.find(ref.name);
+    if (!tensor) {
+      throw Error(folder.string() + ": tensor '" + ref.name +
+                  "' is missing from the safetensors files; the config.json calls for it (is this a Qwen3 "
+                  "checkpoint, and is every shard downloaded?)");
+    }
+    if (tensor->shape != ref.shape) {
+      throw Error(tensor->file.string() + ": tensor '" + ref.name + "' has shape " +
+                  shapeText(tensor->shape) + " but config.json implies " + shapeText(ref.shape) +
+                  "; the weights and config.json disagree");
+    }
+    convertToFloat32(*tensor, *ref.values);
+  }
+  return weights;
+}
+
+Weights makeDummyWeights(const ModelConfig& config, std::uint64_t seed) {
+  Weights weights;
+  struct Job {
+    const WeightTensorRef* tensor;
+    std::size_t chunk;
+  };
+  const std::vector<WeightTensorRef> tensors = weightTensors(weights, config);
+  std::vector<Job> jobs;
+  for (const WeightTensorRef& ref : tensors) {
+    for (std::size_t chunk = 0; chunk * kDummyChunk < ref.values->size(); ++chunk)
+      jobs.push_back({&ref, chunk});
+  }
+  // Billions of values for the larger presets: fill them on every core.
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t j = next++; j < jobs.size(); j = next++) {
+      const WeightTensorRef& ref = *jobs[j].tensor;
+      if (ref.shape.size() == 1) {
+        fillUniformChunk(*ref.values, jobs[j].chunk, seed, ref.name, 1.0f, 0.05f);  // norm weights near 1
+      } else {
+        // Fan-in scaling (PyTorch's Linear default bound) keeps every layer's output at a steady scale.
+        const float bound = 1.0f / std::sqrt(static_cast<float>(ref.shape[1]));
+        fillUniformChunk(*ref.values, jobs[j].chunk, seed, ref.name, 0.0f, bound);
+      }
+    }
+  };
+  std::vector<std::thread> helpers;
+  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  for (unsigned t = 1; t < threads && t < jobs.size(); ++t)
+    helpers.emplace_back(work);
+  work();
+  for (std::thread& helper : helpers)
+    helper.join();
+  return weights;
+}
+
+}  // namespace ayar::engine
