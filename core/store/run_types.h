@@ -1,0 +1,93 @@
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/load/request_record.h"
+
+namespace ayar {
+
+enum class RunStatus { Running, Completed, Interrupted, Failed, Cancelled };
+enum class RunKind { Bench, StudyPart };
+
+// The words the store and the command line use: "running", "completed", ..., "bench", "study-part".
+std::string_view toString(RunStatus status);
+std::string_view toString(RunKind kind);
+// Throws ayar::Error naming the word and listing the valid ones.
+RunStatus parseRunStatus(std::string_view text);
+RunKind parseRunKind(std::string_view text);
+
+// What a run is, written when it starts. The JSON fields are stored as text with secrets (API keys,
+// tokens, passwords, credentials in URLs) replaced by "[redacted]" (see secret_scrubber.h).
+struct RunInfo {
+  RunKind kind = RunKind::Bench;
+  std::optional<std::int64_t> studyId;  // set for the parts of a study
+  std::string label;
+  std::string backend;  // "openai", "openai-chat", "vllm", ... as the result JSON names it
+  std::string baseUrl;
+  std::string endpoint;  // "/v1/completions"
+  std::string model;
+  std::string servedModelName;
+  std::string tokenizer;
+  std::string dataset;
+  std::string notes;
+  nlohmann::json profile = nlohmann::json::object();  // dataset, schedule, request count, ...
+  nlohmann::json engine = nlohmann::json::object();   // engine spec and flags
+  nlohmann::json config = nlohmann::json::object();   // every run setting
+};
+
+// A run as the store holds it.
+struct StoredRun {
+  std::int64_t id = 0;  // the short id the command line shows
+  std::string uuid;     // stable across files (export, merge)
+  RunInfo info;
+  RunStatus status = RunStatus::Running;
+  double createdAt = 0.0;             // seconds since the Unix epoch
+  std::optional<double> finishedAt;   // set with every final status
+  std::optional<double> heartbeatAt;  // last sign of life from the writing process
+  std::int64_t pid = 0;               // the writing process, on `hostname`
+  std::string hostname;
+  nlohmann::json summary;           // RunSummary as JSON; null until finished
+  nlohmann::json result;            // vLLM-compatible result; null until finished or not loaded
+  std::int64_t storedRequests = 0;  // requests in the store for this run
+};
+
+// One point of a time series recorded during a run, e.g. {"client.in_flight", 12.5 s, 31}.
+struct Sample {
+  double tS = 0.0;  // seconds after the run's origin, like RequestRecord::startS
+  std::string name;
+  double value = 0.0;
+  bool operator==(const Sample&) const = default;
+};
+
+// Filters for listing runs; every set field must match. Newest first.
+struct RunFilter {
+  std::optional<std::string> label;  // exact
+  std::optional<std::string> model;  // exact, against the model or the served model name
+  std::optional<RunStatus> status;
+  std::optional<std::int64_t> studyId;
+  int limit = 0;            // 0: all
+  bool withResult = false;  // load result JSON too (it can be large); the summary always comes
+};
+
+// Everything about one run: `runs show` and `runs export`.
+struct RunDetail {
+  StoredRun run;
+  std::vector<RequestRecord> requests;  // by index
+  std::vector<Sample> samples;          // by name, then time
+};
+
+struct StoredStudy {
+  std::int64_t id = 0;
+  std::string uuid;
+  std::string name;
+  double createdAt = 0.0;
+  RunStatus status = RunStatus::Running;
+  nlohmann::json spec;
+};
+
+}  // namespace ayar
