@@ -1,0 +1,56 @@
+#include "core/load/openai_request.h"
+
+#include "core/error.h"
+
+namespace ayar {
+
+ApiKind parseBackendName(std::string_view name) {
+  if (name == "openai") return ApiKind::Completions;
+  if (name == "openai-chat") return ApiKind::ChatCompletions;
+  throw Error("Unknown backend '" + std::string(name) +
+              "': use 'openai' (/v1/completions) or 'openai-chat' (/v1/chat/completions).");
+}
+
+std::string_view backendName(ApiKind api) {
+  return api == ApiKind::Completions ? "openai" : "openai-chat";
+}
+
+std::string_view defaultEndpointPath(ApiKind api) {
+  return api == ApiKind::Completions ? "/v1/completions" : "/v1/chat/completions";
+}
+
+namespace {
+
+void mergeExtra(nlohmann::json& body, const nlohmann::json& extra, std::string_view what) {
+  if (extra.is_null()) return;
+  if (!extra.is_object()) {
+    throw Error(std::string(what) + " must be a JSON object whose keys are added to each request body, not " +
+                extra.dump());
+  }
+  for (const auto& [key, value] : extra.items())
+    body[key] = value;
+}
+
+}  // namespace
+
+std::string buildRequestBody(const RequestBodyOptions& options, std::string_view prompt, int maxOutputTokens,
+                             const nlohmann::json& requestExtra) {
+  nlohmann::json body = nlohmann::json::object();
+  body["model"] = options.model;
+  if (options.api == ApiKind::Completions) {
+    body["prompt"] = prompt;
+    if (maxOutputTokens > 0) body["max_tokens"] = maxOutputTokens;
+  } else {
+    body["messages"] = nlohmann::json::array({{{"role", "user"}, {"content", prompt}}});
+    if (maxOutputTokens > 0) body["max_completion_tokens"] = maxOutputTokens;
+  }
+  body["stream"] = true;
+  body["stream_options"] = {{"include_usage", true}};
+  if (options.ignoreEos) body["ignore_eos"] = true;
+  if (options.temperature) body["temperature"] = *options.temperature;
+  mergeExtra(body, options.extraBody, "The extra request body");
+  mergeExtra(body, requestExtra, "A request's extra body");
+  return body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+}  // namespace ayar

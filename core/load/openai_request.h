@@ -1,0 +1,38 @@
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace ayar {
+
+// The two OpenAI-compatible streaming APIs, under the backend names `vllm bench serve` uses.
+enum class ApiKind {
+  Completions,      // backend "openai": POST /v1/completions, text in choices[0].text
+  ChatCompletions,  // backend "openai-chat": POST /v1/chat/completions, text in choices[0].delta
+};
+
+// "openai" or "openai-chat"; anything else is an ayar::Error naming the value and the choices.
+ApiKind parseBackendName(std::string_view name);
+std::string_view backendName(ApiKind api);
+std::string_view defaultEndpointPath(ApiKind api);
+
+// What every request body of a run shares.
+struct RequestBodyOptions {
+  ApiKind api = ApiKind::Completions;
+  std::string model;
+  bool ignoreEos = false;                               // vLLM's extension: generate exactly the asked length
+  std::optional<double> temperature;                    // omitted when unset: the server's default applies
+  nlohmann::json extraBody = nlohmann::json::object();  // merged last, so it may override anything
+};
+
+// The JSON body of one streaming request, with stream_options.include_usage so that the final chunk
+// carries the server's token counts. Completions: {model, prompt, max_tokens, stream, stream_options,
+// ...}; chat: {model, messages:[{role:"user", content}], max_completion_tokens, stream, ...}.
+// maxOutputTokens <= 0 leaves the length to the server. `requestExtra` (an object, or null) is merged
+// after options.extraBody. Invalid UTF-8 in the prompt is replaced by U+FFFD rather than rejected.
+std::string buildRequestBody(const RequestBodyOptions& options, std::string_view prompt, int maxOutputTokens,
+                             const nlohmann::json& requestExtra = nullptr);
+
+}  // namespace ayar
