@@ -1,0 +1,129 @@
+#include "core/report/text_block.h"
+
+#include <charconv>
+#include <cmath>
+#include <string_view>
+
+namespace ayar {
+
+namespace {
+
+constexpr std::size_t kBlockWidth = 50;
+constexpr std::size_t kLabelWidth = 40;
+
+// Python's "{s:{c}^{n}}": the odd padding character goes to the right.
+std::string centred(std::string_view text, char fill) {
+  if (text.size() >= kBlockWidth) return std::string(text);
+  const std::size_t padding = kBlockWidth - text.size();
+  const std::size_t left = padding / 2;
+  return std::string(left, fill) + std::string(text) + std::string(padding - left, fill);
+}
+
+class Block {
+ public:
+  void line(std::string_view text) {
+    m_text += text;
+    m_text += '\n';
+  }
+  // "{:<40} {}" (labelWidth 41 reproduces the seed documents' latency lines).
+  void row(std::string_view label, std::string_view value, std::size_t labelWidth = kLabelWidth) {
+    m_text += label;
+    if (label.size() < labelWidth) m_text.append(labelWidth - label.size(), ' ');
+    m_text += ' ';
+    m_text += value;
+    m_text += '\n';
+  }
+  std::string take() { return std::move(m_text); }
+
+ private:
+  std::string m_text;
+};
+
+void latencySection(Block& block, const RunSummary& summary, LatencyMetric metric, std::string_view name,
+                    std::string_view header) {
+  const LatencyStats& stats = summary.stats(metric);
+  block.line(centred(header, '-'));
+  const std::string unit = " (ms):";
+  block.row("Mean " + std::string(name) + unit, formatFixed2(stats.meanMs));
+  block.row("Median " + std::string(name) + unit, formatFixed2(stats.medianMs));
+  for (const PercentileValue& p : stats.percentilesMs) {
+    if (p.percentile == 50.0) continue;  // the Median line says it
+    block.row("P" + percentileWord(p.percentile) + " " + std::string(name) + unit, formatFixed2(p.value));
+  }
+}
+
+// End-to-end latency in seconds, laid out as the seed documents show it (their own header and a
+// value column one further to the right).
+void endToEndSection(Block& block, const RunSummary& summary) {
+  const LatencyStats& stats = summary.e2el;
+  constexpr std::size_t kWidth = kLabelWidth + 1;
+  block.line("----------------------Latency---------------------");
+  block.row("Mean Latency(s):", formatFixed2(stats.meanMs / 1000.0), kWidth);
+  block.row("Median Latency(s):", formatFixed2(stats.medianMs / 1000.0), kWidth);
+  for (const PercentileValue& p : stats.percentilesMs) {
+    if (p.percentile == 50.0) continue;
+    block.row("P" + percentileWord(p.percentile) + " Latency(s):", formatFixed2(p.value / 1000.0), kWidth);
+  }
+}
+
+}  // namespace
+
+std::string formatFixed2(double value) {
+  if (std::isnan(value)) return "nan";
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  char buffer[400];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed, 2);
+  return std::string(buffer, result.ptr);
+}
+
+std::string formatServingBenchmarkResult(const RunSummary& summary, const TextBlockOptions& options) {
+  Block block;
+  block.line(centred(" Serving Benchmark Result ", '='));
+  block.row("Successful requests:", std::to_string(summary.completed));
+  if (summary.failed > 0) block.row("Failed requests:", std::to_string(summary.failed));
+  if (summary.maxConcurrency)
+    block.row("Maximum request concurrency:", std::to_string(*summary.maxConcurrency));
+  if (options.requestRate && std::isfinite(*options.requestRate)) {
+    block.row("Request rate configured (RPS):", formatFixed2(*options.requestRate));
+  }
+  block.row("Benchmark duration (s):", formatFixed2(summary.durationS));
+  block.row("Total input tokens:", std::to_string(summary.totalInputTokens));
+  block.row("Total generated tokens:", std::to_string(summary.totalOutputTokens));
+  block.row("Request throughput (req/s):", formatFixed2(summary.requestThroughput));
+  if (summary.requestGoodput) block.row("Request goodput (req/s):", formatFixed2(*summary.requestGoodput));
+  block.row("Output token throughput (tok/s):", formatFixed2(summary.outputThroughput));
+  block.row("Peak output token throughput (tok/s):", formatFixed2(summary.maxOutputTokensPerS));
+  block.row("Peak concurrent requests:", formatFixed2(summary.maxConcurrentRequests));
+  block.row("Total Token throughput (tok/s):", formatFixed2(summary.totalTokenThroughput));
+  if (summary.reports(LatencyMetric::E2el)) endToEndSection(block, summary);
+  if (summary.reports(LatencyMetric::Ttft)) {
+    latencySection(block, summary, LatencyMetric::Ttft, "TTFT", "Time to First Token");
+  }
+  if (summary.reports(LatencyMetric::Tpot)) {
+    latencySection(block, summary, LatencyMetric::Tpot, "TPOT", "Time per Output Token (excl. 1st token)");
+  }
+  if (summary.reports(LatencyMetric::Itl)) {
+    latencySection(block, summary, LatencyMetric::Itl, "ITL", "Inter-token Latency");
+  }
+  block.line(std::string(kBlockWidth, '='));
+
+  if (options.ayarLines) {
+    block.row("Dispatch lag P99 (ms):", formatFixed2(summary.dispatchLagP99Ms));
+    block.row("Synthetic dataset:", options.syntheticDataset ? "yes" : "no");
+    block.row("Output tokens from tokenizer:",
+              summary.outputTokensFromTokenizer
+                  ? "yes (" + std::to_string(summary.outputTokensFromTokenizerRequests) + " requests)"
+                  : "no");
+    for (const ErrorCount& error : summary.errors) {
+      std::string message = error.message;
+      for (char& c : message) {
+        if (c == '\n' || c == '\r') c = ' ';  // one line per error
+      }
+      block.row("Error (" + std::to_string(error.count) + (error.count == 1 ? " request):" : " requests):"),
+                message);
+    }
+  }
+  return block.take();
+}
+
+}  // namespace ayar
