@@ -1,0 +1,466 @@
+#include "app/cli/bench_command.h"
+
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+#include "app/cli/progress_display.h"
+#include "core/engines/engine_catalogue.h"
+#include "core/error.h"
+#include "core/metrics/run_summary.h"
+#include "core/report/result_json.h"
+#include "core/report/text_block.h"
+#include "core/store/store_path.h"
+#include "core/study/benchmark_run.h"
+
+namespace ayar::cli {
+namespace {
+
+// Set by SIGINT/SIGTERM; the main thread turns it into BenchmarkRun::cancel().
+std::atomic<int> g_stopSignals{0};
+
+extern "C" void onStopSignal(int) {
+  if (g_stopSignals.fetch_add(1) >= 1) {
+    // A second Ctrl-C: leave at once. The store keeps every committed request; the run shows as
+    // interrupted.
+    std::_Exit(130);
+  }
+}
+
+double parseRate(const std::string& text, const std::string& flag) {
+  if (text == "inf" || text == "Infinity" || text == "infinity") return ProfileSpec::kInfinity;
+  std::istringstream in(text);
+  in.imbue(std::locale::classic());
+  double value = 0;
+  if (!(in >> value) || !in.eof()) throw Error(flag + " must be a number or inf, not \"" + text + "\"");
+  return value;
+}
+
+std::vector<std::string> splitList(const std::string& text) {
+  std::vector<std::string> out;
+  std::string item;
+  std::istringstream in(text);
+  while (std::getline(in, item, ',')) {
+    if (!item.empty()) out.push_back(item);
+  }
+  return out;
+}
+
+GoodputSlo parseGoodput(const std::vector<std::string>& items) {
+  GoodputSlo slo;
+  for (const auto& item : items) {
+    const auto colon = item.find(':');
+    if (colon == std::string::npos) {
+      throw Error("--goodput takes KEY:VALUE pairs such as ttft:300 tpot:50 (milliseconds), not \"" + item +
+                  "\"");
+    }
+    const std::string key = item.substr(0, colon);
+    const double value = parseRate(item.substr(colon + 1), "--goodput " + key);
+    if (value < 0) throw Error("--goodput " + key + " must not be negative");
+    if (key == "ttft")
+      slo.ttftMs = value;
+    else if (key == "tpot")
+      slo.tpotMs = value;
+    else if (key == "e2el")
+      slo.e2elMs = value;
+    else
+      throw Error("--goodput knows ttft, tpot and e2el, not \"" + key + "\"");
+  }
+  return slo;
+}
+
+// "--max-num-seqs=8" -> option, "--enforce-eager" -> switch, anything else as written.
+EngineFlag parseEngineArg(const std::string& arg) {
+  if (arg.rfind("--", 0) == 0) {
+    const auto eq = arg.find('=');
+    if (eq != std::string::npos) return EngineFlag::option(arg.substr(0, eq), arg.substr(eq + 1));
+    return EngineFlag::toggle(arg);
+  }
+  return EngineFlag::rawArgument(arg);
+}
+
+// vLLM's file name: {backend}-{rate}qps[-concurrency{n}]-{model}-{date}.json
+std::string defaultResultFileName(const RunOutcome& outcome, const std::string& backend,
+                                  const std::string& model, std::optional<int> maxConcurrency) {
+  std::ostringstream name;
+  name.imbue(std::locale::classic());
+  name << backend << '-';
+  if (std::isinf(outcome.requestRate))
+    name << "inf";
+  else
+    name << outcome.requestRate;
+  name << "qps";
+  if (maxConcurrency) name << "-concurrency" << *maxConcurrency;
+  std::string base =
+      model.substr(model.find_last_of('/') == std::string::npos ? 0 : model.find_last_of('/') + 1);
+  name << '-' << base << '-' << formatResultDate(std::chrono::system_clock::now()) << ".json";
+  return name.str();
+}
+
+struct BenchFlags {
+  std::string baseUrl;
+  std::string host = "127.0.0.1";
+  int port = 8000;
+  std::string endpoint;
+  std::string backend;
+  std::string model;
+  std::string servedModelName;
+  std::string tokenizer;
+  std::string engine;
+  std::string device = "auto";
+  std::vector<std::string> engineArgs;
+  std::string engineExecutable;
+  std::string engineLog;
+  std::string apiKey;
+  std::string profile;
+  std::string requestRate = "inf";
+  std::string burstiness = "1.0";
+  std::string loadMode = "rate";
+  std::string percentileMetrics = "ttft,tpot,itl,e2el";
+  std::string metricPercentiles = "50,90,95,99";
+  std::vector<std::string> goodput;
+  bool saveResult = false;
+  bool saveDetailed = false;
+  std::string resultDir;
+  std::string resultFilename;
+  std::vector<std::string> metadata;
+  std::string label;
+  std::string store;
+  bool noStore = false;
+  double requestTimeout = 6 * 3600.0;
+  bool disableTqdm = false;
+  // The values of the flags a profile may also set (applied only when given).
+  ProfileSpec values;
+  int sharegptOutputLen = 0;
+  double temperature = 0.0;
+  double topP = 1.0;
+  int topK = 0;
+  int maxConcurrency = 0;
+  bool ignoreEos = false;
+};
+
+using Overrides = std::vector<std::pair<CLI::Option*, std::function<void(ProfileSpec&)>>>;
+
+int runBench(const BenchFlags& flags, const Overrides& overrides, CLI::App& command) {
+  auto given = [&](const char* name) { return command.get_option(name)->count() > 0; };
+
+  RunSpec spec;
+  // Where requests go. No target flags at all: the bundled engine on this machine.
+  const bool targetGiven = given("--base-url") || given("--host") || given("--port");
+  std::string engine = flags.engine;
+  if (engine.empty()) engine = targetGiven ? "remote" : "bundled";
+  if (engine == "bundled" || engine == "ayar") {
+    spec.engine.kind = EngineKind::Bundled;
+    spec.engine.engine = "ayar";
+    spec.engine.model = flags.model.empty() ? "qwen3-tiny" : flags.model;
+    spec.engine.device = flags.device;
+  } else if (engine == "remote") {
+    spec.engine.kind = EngineKind::Remote;
+    spec.engine.model = flags.model;
+    spec.engine.baseUrl =
+        !flags.baseUrl.empty() ? flags.baseUrl : "http://" + flags.host + ":" + std::to_string(flags.port);
+  } else {
+    spec.engine.kind = EngineKind::External;
+    spec.engine.engine = engine == "external" ? "vllm" : engine;
+    if (flags.model.empty())
+      throw Error("--engine " + engine + " needs --model (the model the engine should serve)");
+    spec.engine.model = flags.model;
+    spec.engine.device = flags.device;
+  }
+  if (spec.engine.kind != EngineKind::Remote && targetGiven) {
+    throw Error("--base-url, --host and --port point at a running server; with --engine " + engine +
+                " Ayar starts the engine itself. Drop them, or use --engine remote");
+  }
+  spec.engine.servedModelName = flags.servedModelName;
+  spec.engine.executable = flags.engineExecutable;
+  for (const auto& arg : flags.engineArgs)
+    spec.engine.flags.push_back(parseEngineArg(arg));
+  if (!flags.apiKey.empty()) {
+    spec.engine.apiKey = flags.apiKey;
+  } else if (const char* env = std::getenv("OPENAI_API_KEY"); env && *env) {
+    spec.engine.apiKey = env;
+  }
+  spec.requestModel = flags.servedModelName;
+  spec.tokenizer = flags.tokenizer;
+  spec.backend = given("--backend") ? flags.backend : std::string();
+  spec.endpoint = flags.endpoint;
+
+  // What and when to send: the profile, then the flags given on top of it.
+  const bool datasetFlagGiven = given("--dataset-name") || given("--dataset-path") ||
+                                given("--random-input-len") || given("--random-output-len");
+  std::string profileName = flags.profile;
+  if (profileName.empty() && spec.engine.kind == EngineKind::Bundled && !datasetFlagGiven &&
+      (spec.engine.device == "cpu" || spec.engine.device == "auto") && spec.engine.model == "qwen3-tiny") {
+    profileName = "cpu-quick";
+    std::cerr << "no --profile given: using cpu-quick, sized for the bundled qwen3-tiny on a CPU\n";
+  }
+  spec.profile = profileName.empty() ? ProfileSpec{} : loadProfile(profileName);
+  for (const auto& [option, apply] : overrides) {
+    if (option->count() > 0) apply(spec.profile);
+  }
+  if (given("--request-rate")) spec.profile.requestRate = parseRate(flags.requestRate, "--request-rate");
+  if (given("--burstiness")) spec.profile.burstiness = parseRate(flags.burstiness, "--burstiness");
+  if (given("--load-mode")) spec.profile.loadMode = parseLoadMode(flags.loadMode);
+  spec.profile.validate();
+
+  spec.summary.percentileMetrics.clear();
+  for (const auto& key : splitList(flags.percentileMetrics))
+    spec.summary.percentileMetrics.push_back(parseLatencyMetric(key));
+  spec.summary.percentiles.clear();
+  for (const auto& p : splitList(flags.metricPercentiles))
+    spec.summary.percentiles.push_back(parseRate(p, "--metric-percentiles"));
+  spec.summary.goodput = parseGoodput(flags.goodput);
+  spec.label = flags.label;
+  for (const auto& item : flags.metadata) {
+    const auto eq = item.find('=');
+    if (eq == std::string::npos || eq == 0) throw Error("--metadata takes KEY=VALUE, not \"" + item + "\"");
+    spec.metadata.emplace_back(item.substr(0, eq), item.substr(eq + 1));
+  }
+  spec.requestTimeoutS = flags.requestTimeout;
+  if (!flags.noStore)
+    spec.storePath = flags.store.empty() ? defaultStorePath() : std::filesystem::path(flags.store);
+  spec.engineLogPath = flags.engineLog;
+
+  ProgressDisplay display;
+  RunObserver observer;
+  observer.onStage = [&display](const std::string& message) { display.message("ayar: " + message); };
+  BenchmarkRun run(spec, observer);
+
+  std::vector<RunOutcome> outcomes;
+  std::exception_ptr error;
+  std::atomic<bool> done{false};
+  std::thread worker([&] {
+    try {
+      outcomes = run.run();
+    } catch (...) {
+      error = std::current_exception();
+    }
+    done = true;
+  });
+  struct sigaction action {};
+  action.sa_handler = onStopSignal;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+  bool cancelAnnounced = false;
+  while (!done) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    if (g_stopSignals.load() > 0 && !cancelAnnounced) {
+      cancelAnnounced = true;
+      display.message(
+          "ayar: stopping — requests in flight are cut, what finished is kept (Ctrl-C again to quit at "
+          "once)");
+      run.cancel();
+    }
+    const LoadProgress progress = run.progress();
+    if (!flags.disableTqdm && progress.total > 0) display.update(progress);
+  }
+  worker.join();
+  if (error) std::rethrow_exception(error);
+
+  int exitCode = 0;
+  for (const auto& outcome : outcomes) {
+    if (outcomes.size() > 1) std::cout << "\n### " << outcome.title << "\n";
+    TextBlockOptions textOptions;
+    if (!std::isinf(outcome.requestRate)) textOptions.requestRate = outcome.requestRate;
+    textOptions.syntheticDataset =
+        outcome.result.contains("ayar") && outcome.result["ayar"]["dataset"].value("synthetic", false);
+    std::cout << formatServingBenchmarkResult(outcome.summary, textOptions);
+    if (outcome.result.contains("ayar") && outcome.result["ayar"].value("simulated", false)) {
+      std::cout << "SIMULATED: the server ran no model; figures come from its timing model.\n";
+    }
+    if (outcome.cancelled) {
+      std::cout << "Stopped by the user; " << outcome.cancelledInFlight
+                << " requests in flight were cut and are not counted.\n";
+    }
+    std::cout.flush();
+    if (outcome.storeRunId) {
+      std::cerr << "ayar: stored as run " << *outcome.storeRunId << " in " << spec.storePath.string() << "\n";
+    }
+    if (flags.saveResult || flags.saveDetailed || !flags.resultFilename.empty()) {
+      nlohmann::ordered_json result = outcome.result;
+      if (!flags.saveDetailed) {
+        for (const char* key :
+             {"input_lens", "output_lens", "ttfts", "itls", "start_times", "generated_texts", "errors"}) {
+          result.erase(key);
+        }
+        if (result.contains("ayar")) result["ayar"].erase("requests");
+      }
+      std::filesystem::path dir =
+          flags.resultDir.empty() ? std::filesystem::current_path() : std::filesystem::path(flags.resultDir);
+      std::string fileName = flags.resultFilename;
+      if (fileName.empty() || outcomes.size() > 1) {
+        fileName = defaultResultFileName(outcome, result.value("backend", "openai"),
+                                         result.value("model_id", "model"), spec.profile.maxConcurrency);
+      }
+      std::error_code ec;
+      std::filesystem::create_directories(dir, ec);
+      const auto path = dir / fileName;
+      std::ofstream out(path);
+      if (!out) throw Error("cannot write the result file " + path.string() + ": check --result-dir");
+      out << result.dump() << '\n';
+      if (!out.flush()) throw Error("could not write the result file " + path.string() + " (disk full?)");
+      std::cerr << "ayar: result saved to " << path.string() << "\n";
+    }
+    if (outcome.summary.completed == 0 && !outcome.cancelled) {
+      std::cerr << "ayar: every request failed";
+      if (!outcome.summary.errors.empty())
+        std::cerr << "; first error: " << outcome.summary.errors.front().message;
+      std::cerr << "\n";
+      exitCode = 1;
+    } else if (outcome.summary.failed > 0) {
+      std::cerr << "ayar: " << outcome.summary.failed << " requests failed; the first errors:\n";
+      for (const auto& e : outcome.summary.errors)
+        std::cerr << "  " << e.count << " x " << e.message << "\n";
+    }
+  }
+  if (outcomes.empty() && run.cancelled()) {
+    std::cerr << "ayar: stopped before any request was sent\n";
+    return 130;
+  }
+  return exitCode;
+}
+
+}  // namespace
+
+void addBenchCommand(CLI::App& app, int& exitCode) {
+  auto* cmd = app.add_subcommand("bench", "Run a serving benchmark (vllm bench serve's flags; see --help)");
+  auto flags = std::make_shared<BenchFlags>();
+  auto overrides = std::make_shared<Overrides>();
+  ProfileSpec& v = flags->values;
+  BenchFlags& f = *flags;
+  std::string group;
+  auto add = [&](const char* name, auto& target, const char* help) {
+    return cmd->add_option(name, target, help)->group(group);
+  };
+  auto addFlag = [&](const char* name, bool& target, const char* help) {
+    return cmd->add_flag(name, target, help)->group(group);
+  };
+  // A flag that a profile may also set: applied on top of the profile only when given.
+  auto profileFlag = [&](const char* name, auto& target, const char* help,
+                         std::function<void(ProfileSpec&)> apply) {
+    CLI::Option* option = add(name, target, help);
+    overrides->emplace_back(option, std::move(apply));
+    return option;
+  };
+
+  group = "Target";
+  add("--base-url", f.baseUrl, "Server or API base URL (e.g. http://gpu-box:8000); implies --engine remote");
+  add("--host", f.host, "Server host (default 127.0.0.1); implies --engine remote");
+  add("--port", f.port, "Server port (default 8000); implies --engine remote")->check(CLI::Range(1, 65535));
+  add("--endpoint", f.endpoint,
+      "API path (default: /v1/completions for openai, /v1/chat/completions for openai-chat)");
+  add("--backend", f.backend, "openai (/v1/completions) or openai-chat (/v1/chat/completions); vllm = openai")
+      ->transform([](std::string s) { return s == "vllm" ? std::string("openai") : s; })
+      ->check(CLI::IsMember({"openai", "openai-chat"}));
+  add("--model", f.model,
+      "Model: a preset (qwen3-tiny, qwen3-8b, ...) or a folder for a started engine; the served id for a "
+      "remote one");
+  add("--served-model-name", f.servedModelName, "Model name used in the API requests (default: --model)");
+  add("--tokenizer", f.tokenizer,
+      "tokenizer.json or a folder holding one (default: the model folder's, else the Qwen3 tokenizer)");
+  add("--api-key", f.apiKey, "Bearer key for the server (default: $OPENAI_API_KEY); never printed or stored");
+  add("--request-timeout", f.requestTimeout,
+      "Seconds one request may take before it counts as failed (default 21600)")
+      ->check(CLI::PositiveNumber);
+
+  group = "Engine";
+  add("--engine", f.engine,
+      "bundled (ayar-engine), remote, or an external engine: vllm, sglang, tensorrt-llm (default: bundled, "
+      "or remote when a target is given)");
+  add("--device", f.device, "Device of a started engine: auto, cuda, cpu, sim (default auto)");
+  add("--engine-arg", f.engineArgs,
+      "A flag for the started engine, written --engine-arg=--max-num-seqs=8 (repeatable)");
+  add("--engine-executable", f.engineExecutable,
+      "The engine program to run instead of the template's (a venv's vllm, say)");
+  add("--engine-log", f.engineLog, "File for the started engine's log (default: a file in the temp folder)");
+
+  group = "Profile and dataset";
+  add("--profile", f.profile,
+      "A profile from resources/profiles (sharegpt-8rps, random-2k-100, ...) or a profile JSON file; other "
+      "flags override it");
+  profileFlag("--dataset-name", v.datasetName,
+              "sharegpt, random, prefix-repetition or synthetic-sharegpt (default random)",
+              [flags](ProfileSpec& p) { p.datasetName = flags->values.datasetName; })
+      ->check(CLI::IsMember({"sharegpt", "random", "prefix-repetition", "synthetic-sharegpt"}));
+  profileFlag("--dataset-path", v.datasetPath,
+              "ShareGPT JSON file (without one, ShareGPT uses the synthetic ShareGPT-like set)",
+              [flags](ProfileSpec& p) { p.datasetPath = flags->values.datasetPath; });
+  profileFlag("--num-prompts", v.numPrompts, "Number of requests (default 1000)",
+              [flags](ProfileSpec& p) { p.numPrompts = flags->values.numPrompts; });
+  profileFlag("--sharegpt-output-len", f.sharegptOutputLen,
+              "Output tokens of every ShareGPT request (default: the dataset's)",
+              [flags](ProfileSpec& p) { p.sharegptOutputLen = flags->sharegptOutputLen; });
+  profileFlag("--random-input-len", v.randomInputLen, "Prompt tokens of the random dataset (default 1024)",
+              [flags](ProfileSpec& p) { p.randomInputLen = flags->values.randomInputLen; });
+  profileFlag("--random-output-len", v.randomOutputLen, "Output tokens of the random dataset (default 128)",
+              [flags](ProfileSpec& p) { p.randomOutputLen = flags->values.randomOutputLen; });
+  profileFlag("--random-range-ratio", v.randomRangeRatio, "Lengths uniform in [L(1-r), L(1+r)] (default 0)",
+              [flags](ProfileSpec& p) { p.randomRangeRatio = flags->values.randomRangeRatio; });
+  profileFlag("--random-prefix-len", v.randomPrefixLen,
+              "Tokens of a prefix every random prompt shares (default 0)",
+              [flags](ProfileSpec& p) { p.randomPrefixLen = flags->values.randomPrefixLen; });
+  profileFlag("--prefix-repetition-prefix-len", v.prefixRepetitionPrefixLen,
+              "Shared-prefix dataset: prefix tokens (default 256)", [flags](ProfileSpec& p) {
+                p.prefixRepetitionPrefixLen = flags->values.prefixRepetitionPrefixLen;
+              });
+  profileFlag("--prefix-repetition-suffix-len", v.prefixRepetitionSuffixLen,
+              "Shared-prefix dataset: tokens after the prefix (default 256)", [flags](ProfileSpec& p) {
+                p.prefixRepetitionSuffixLen = flags->values.prefixRepetitionSuffixLen;
+              });
+  profileFlag("--prefix-repetition-num-prefixes", v.prefixRepetitionNumPrefixes,
+              "Shared-prefix dataset: how many prefixes (default 10)", [flags](ProfileSpec& p) {
+                p.prefixRepetitionNumPrefixes = flags->values.prefixRepetitionNumPrefixes;
+              });
+  profileFlag("--prefix-repetition-output-len", v.prefixRepetitionOutputLen,
+              "Shared-prefix dataset: output tokens (default 128)", [flags](ProfileSpec& p) {
+                p.prefixRepetitionOutputLen = flags->values.prefixRepetitionOutputLen;
+              });
+  overrides->emplace_back(addFlag("--ignore-eos", f.ignoreEos,
+                                  "Ask the server for exactly the asked output length (vLLM's ignore_eos)"),
+                          [](ProfileSpec& p) { p.ignoreEos = true; });
+  profileFlag("--temperature", f.temperature, "Sampling temperature (default: the server's; 0 = greedy)",
+              [flags](ProfileSpec& p) { p.temperature = flags->temperature; });
+  profileFlag("--top-p", f.topP, "Top-p sampling", [flags](ProfileSpec& p) { p.topP = flags->topP; });
+  profileFlag("--top-k", f.topK, "Top-k sampling", [flags](ProfileSpec& p) { p.topK = flags->topK; });
+  profileFlag("--seed", v.seed, "Seed of the dataset and the arrival schedule (default 0)",
+              [flags](ProfileSpec& p) { p.seed = flags->values.seed; });
+
+  group = "Arrivals";
+  add("--request-rate", f.requestRate, "Requests per second, or inf to send all at once (default inf)");
+  add("--burstiness", f.burstiness, "Gamma shape of the gaps: 1 = Poisson, inf = constant rate (default 1)");
+  profileFlag("--max-concurrency", f.maxConcurrency,
+              "Most requests in flight at once (slot waits are recorded apart)",
+              [flags](ProfileSpec& p) { p.maxConcurrency = flags->maxConcurrency; });
+  add("--load-mode", f.loadMode,
+      "rate (default), concurrent (a closed loop of --concurrency streams), throughput (all at once), sweep")
+      ->check(CLI::IsMember({"rate", "concurrent", "throughput", "sweep"}));
+  profileFlag("--concurrency", v.concurrency, "Streams for --load-mode concurrent (default 1)",
+              [flags](ProfileSpec& p) { p.concurrency = flags->values.concurrency; });
+  profileFlag("--sweep-points", v.sweepPoints,
+              "Rates between synchronous and throughput for --load-mode sweep (default 5)",
+              [flags](ProfileSpec& p) { p.sweepPoints = flags->values.sweepPoints; });
+
+  group = "Metrics and results";
+  add("--percentile-metrics", f.percentileMetrics, "Comma-separated: ttft,tpot,itl,e2el (default all four)");
+  add("--metric-percentiles", f.metricPercentiles, "Comma-separated percentiles (default 50,90,95,99)");
+  add("--goodput", f.goodput, "SLOs as KEY:VALUE in ms, e.g. --goodput ttft:300 tpot:50");
+  addFlag("--save-result", f.saveResult, "Write the vLLM-compatible result JSON");
+  addFlag("--save-detailed", f.saveDetailed,
+          "Include the per-request lists (ttfts, itls, texts, errors) in the result JSON");
+  add("--result-dir", f.resultDir, "Folder for the result JSON (default: the current folder)");
+  add("--result-filename", f.resultFilename, "File name of the result JSON (default: vLLM's pattern)");
+  add("--metadata", f.metadata, "KEY=VALUE pairs written into the result (repeatable)");
+  add("--label", f.label, "A label for the run, shown in lists, reports and the result");
+  add("--store", f.store, "Results store file (default: ~/.local/share/ayar/ayar.db)");
+  addFlag("--no-store", f.noStore, "Do not write the run into the results store");
+  addFlag("--disable-tqdm", f.disableTqdm, "No progress display");
+
+  cmd->callback([cmd, flags, overrides, &exitCode] { exitCode = runBench(*flags, *overrides, *cmd); });
+}
+
+}  // namespace ayar::cli

@@ -1,0 +1,411 @@
+#include "core/study/benchmark_run.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <cstdio>
+#include <thread>
+
+#include "core/engines/engine_catalogue.h"
+#include "core/engines/engine_launcher.h"
+#include "core/error.h"
+#include "core/load/arrival_schedule.h"
+#include "core/load/openai_request.h"
+#include "core/report/result_json.h"
+#include "core/store/run_writer.h"
+#include "core/study/request_builder.h"
+#include "core/study/server_metrics.h"
+#include "core/tokenizer/tokenizer.h"
+
+namespace ayar {
+namespace {
+
+constexpr const char* kCancelledError = "cancelled";
+
+std::shared_ptr<const Tokenizer> loadRunTokenizer(const RunSpec& spec) {
+  std::filesystem::path path;
+  if (!spec.tokenizer.empty()) {
+    path = spec.tokenizer;
+  } else if (!spec.engine.model.empty() &&
+             std::filesystem::exists(std::filesystem::path(spec.engine.model) / "tokenizer.json")) {
+    path = spec.engine.model;
+  } else {
+    path = defaultTokenizerDir();
+    if (!std::filesystem::exists(path / "tokenizer.json")) {
+      throw Error(
+          "no tokenizer at " + path.string() +
+          ": run scripts/setup.sh to fetch the Qwen3 tokenizer, or pass --tokenizer with a tokenizer.json");
+    }
+  }
+  return Tokenizer::load(path);
+}
+
+// The model id the server lists first (what vLLM's client does when no model is given).
+std::string firstServedModel(const std::string& baseUrl, const std::string& apiKey) {
+  const HttpProbe probe = httpGet(baseUrl + "/v1/models", std::chrono::seconds(10), apiKey);
+  if (probe.status != 200) {
+    throw Error("could not ask " + baseUrl + "/v1/models which model it serves (" +
+                (probe.status ? "HTTP " + std::to_string(probe.status) : probe.error) + "): pass --model");
+  }
+  try {
+    const auto json = nlohmann::json::parse(probe.body);
+    return json.at("data").at(0).at("id").get<std::string>();
+  } catch (const std::exception&) {
+    throw Error(baseUrl + "/v1/models listed no model: pass --model");
+  }
+}
+
+// True when the server says what it serves is simulated (the bundled engine's sim backend).
+bool serverIsSimulated(const std::string& baseUrl, const std::string& apiKey) {
+  const HttpProbe probe = httpGet(baseUrl + "/v1/models", std::chrono::seconds(5), apiKey);
+  if (probe.status != 200) return false;
+  try {
+    const auto json = nlohmann::json::parse(probe.body);
+    for (const auto& model : json.value("data", nlohmann::json::array())) {
+      if (model.value("simulated", false)) return true;
+      if (model.contains("owned_by") && model["owned_by"].is_string() &&
+          model["owned_by"].get<std::string>() == "ayar-sim") {
+        return true;
+      }
+    }
+  } catch (const std::exception&) {
+  }
+  return false;
+}
+
+std::string formatRate(double rate) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", rate);
+  return text;
+}
+
+struct LoadPlan {
+  std::string title;
+  ArrivalSchedule schedule;
+  double requestRate;  // for the result file: inf when all at once
+};
+
+}  // namespace
+
+struct BenchmarkRun::State {
+  mutable std::mutex mutex;
+  LoadRunner* runner = nullptr;  // the load in progress, under mutex
+  EngineLauncher* launcher = nullptr;
+  std::string datasetNote;
+};
+
+BenchmarkRun::BenchmarkRun(RunSpec spec, RunObserver observer)
+    : m_spec(std::move(spec)), m_observer(std::move(observer)), m_state(std::make_unique<State>()) {}
+
+BenchmarkRun::~BenchmarkRun() = default;
+
+void BenchmarkRun::cancel() {
+  m_cancelled = true;
+  std::lock_guard lock(m_state->mutex);
+  if (m_state->runner) m_state->runner->cancel();
+  if (m_state->launcher) m_state->launcher->cancelStart();
+}
+
+LoadProgress BenchmarkRun::progress() const {
+  std::lock_guard lock(m_state->mutex);
+  return m_state->runner ? m_state->runner->progress() : LoadProgress{};
+}
+
+std::string BenchmarkRun::datasetNote() const {
+  std::lock_guard lock(m_state->mutex);
+  return m_state->datasetNote;
+}
+
+std::vector<RunOutcome> BenchmarkRun::run() {
+  const RunSpec& spec = m_spec;
+  const ProfileSpec& profile = spec.profile;
+  profile.validate();
+  spec.engine.validate();
+  auto stage = [&](const std::string& message) {
+    if (m_observer.onStage) m_observer.onStage(message);
+  };
+
+  const std::string backend = !spec.backend.empty()      ? spec.backend
+                              : !profile.backend.empty() ? profile.backend
+                                                         : std::string("openai");
+  const ApiKind api = parseBackendName(backend);
+  const std::string endpoint = !spec.endpoint.empty()      ? spec.endpoint
+                               : !profile.endpoint.empty() ? profile.endpoint
+                                                           : std::string(defaultEndpointPath(api));
+
+  stage("loading the tokenizer");
+  const auto tokenizer = loadRunTokenizer(spec);
+
+  stage("building the dataset: " + profile.describe());
+  BuiltRequests built = buildRequests(profile, tokenizer);
+  {
+    std::lock_guard lock(m_state->mutex);
+    m_state->datasetNote = built.note;
+  }
+  if (!built.note.empty()) stage(built.note);
+  if (m_cancelled) return {};
+
+  // The engine: started here for bundled and external specs, checked for remote ones.
+  const EngineCatalogue catalogue = EngineCatalogue::loadDefault();
+  LaunchOptions launchOptions;
+  launchOptions.logPath = spec.engineLogPath;
+  launchOptions.bundledEngine = spec.bundledEngine;
+  launchOptions.onLogLine = m_observer.onEngineLog;
+  EngineLauncher launcher(spec.engine, catalogue, launchOptions);
+  for (const auto& warning : launcher.flagWarnings())
+    stage("warning: " + warning.message);
+  {
+    std::lock_guard lock(m_state->mutex);
+    m_state->launcher = &launcher;
+  }
+  struct LauncherReset {
+    State& state;
+    ~LauncherReset() {
+      std::lock_guard lock(state.mutex);
+      state.launcher = nullptr;
+    }
+  } launcherReset{*m_state};
+  if (spec.engine.kind == EngineKind::Remote) {
+    stage("checking " + spec.engine.normalizedBaseUrl());
+  } else {
+    stage("starting " + launcher.engineTemplate().displayName + " (" + spec.engine.model + ")");
+  }
+  launcher.start();
+  if (spec.engine.kind != EngineKind::Remote) {
+    stage("engine ready at " + launcher.baseUrl() + ": " + launcher.displayCommand());
+  }
+  const std::string baseUrl = launcher.baseUrl();
+  const std::string apiKey = spec.engine.resolveApiKey();
+  std::string requestModel = spec.requestModel;
+  if (requestModel.empty()) requestModel = spec.engine.servedModelName;
+  if (requestModel.empty()) requestModel = spec.engine.model;
+  if (requestModel.empty()) requestModel = firstServedModel(baseUrl, apiKey);
+  const bool simulated = serverIsSimulated(baseUrl, apiKey);
+  if (simulated) stage("the server says its results are SIMULATED (no real model runs)");
+
+  // What to run: one load test, or a sweep's several.
+  const std::size_t count = built.requests.size();
+  std::vector<LoadPlan> plans;
+  switch (profile.loadMode) {
+    case LoadMode::Rate:
+      plans.push_back({std::isinf(profile.requestRate) ? std::string("all at once")
+                                                       : "rate " + formatRate(profile.requestRate) + " req/s",
+                       ArrivalSchedule::atRate(count, profile.requestRate, profile.burstiness, profile.seed),
+                       profile.requestRate});
+      break;
+    case LoadMode::Concurrent:
+      plans.push_back({"concurrent " + std::to_string(profile.concurrency),
+                       ArrivalSchedule::concurrent(count, profile.concurrency), ProfileSpec::kInfinity});
+      break;
+    case LoadMode::Throughput:
+      plans.push_back({"throughput", ArrivalSchedule::throughput(count), ProfileSpec::kInfinity});
+      break;
+    case LoadMode::Sweep:
+      plans.push_back({"synchronous", ArrivalSchedule::concurrent(count, 1), ProfileSpec::kInfinity});
+      plans.push_back({"throughput", ArrivalSchedule::throughput(count), ProfileSpec::kInfinity});
+      break;
+  }
+
+  std::vector<RunOutcome> outcomes;
+  for (std::size_t planIndex = 0; planIndex < plans.size() && !m_cancelled; ++planIndex) {
+    const LoadPlan plan = plans[planIndex];  // a copy: a sweep appends to plans below
+    stage("running " + plan.title + ": " + std::to_string(count) + " requests to " + baseUrl + endpoint);
+
+    RunInfo info;
+    info.label = spec.label;
+    info.backend = backend;
+    info.baseUrl = baseUrl;
+    info.endpoint = endpoint;
+    info.model = spec.engine.model.empty() ? requestModel : spec.engine.model;
+    info.servedModelName = requestModel;
+    info.tokenizer = tokenizer->sourcePath().string();
+    info.dataset = built.datasetName;
+    info.profile = profile;
+    info.engine = spec.engine;
+    info.engine["command"] = launcher.displayCommand();
+    info.engine["simulated"] = simulated;
+    info.config = {{"load", plan.title},
+                   {"request_timeout_s", spec.requestTimeoutS},
+                   {"metadata", spec.metadata},
+                   {"percentiles", spec.summary.percentiles}};
+    std::unique_ptr<RunWriter> writer;
+    if (!spec.storePath.empty()) writer = std::make_unique<RunWriter>(spec.storePath, info);
+
+    std::mutex recordsMutex;
+    std::vector<RequestRecord> records;
+    records.reserve(count);
+
+    LoadRunnerConfig config;
+    config.baseUrl = baseUrl;
+    config.endpointPath = endpoint;
+    config.body.api = api;
+    config.body.model = requestModel;
+    config.body.ignoreEos = profile.ignoreEos;
+    config.body.temperature = profile.temperature;
+    if (profile.topP) config.body.extraBody["top_p"] = *profile.topP;
+    if (profile.topK) config.body.extraBody["top_k"] = *profile.topK;
+    config.apiKey = apiKey;
+    config.maxConcurrency = profile.maxConcurrency.value_or(0);
+    config.requestTimeoutS = spec.requestTimeoutS;
+    config.countTokens = [tokenizer](std::string_view text) {
+      return static_cast<int>(tokenizer->encode(text).size());
+    };
+    config.sink = [&](std::vector<RequestRecord>&& batch) {
+      if (m_observer.onRecords) m_observer.onRecords(batch);
+      if (writer) writer->addRecords(batch);
+      std::lock_guard lock(recordsMutex);
+      for (auto& record : batch)
+        records.push_back(std::move(record));
+    };
+
+    LoadRunner runner(config);
+    runner.start(built.requests, plan.schedule);
+    {
+      std::lock_guard lock(m_state->mutex);
+      m_state->runner = &runner;
+    }
+    if (m_cancelled) runner.cancel();
+
+    // Once a second: the client's counts and, where the server has /metrics, its queue and KV cache.
+    std::mutex samplerMutex;
+    std::condition_variable samplerWake;
+    bool samplerStop = false;
+    std::vector<Sample> samples;
+    std::thread sampler([&] {
+      bool serverMetrics = true;
+      std::unique_lock lock(samplerMutex);
+      for (int tick = 1; !samplerStop; ++tick) {
+        const auto due = runner.origin() + std::chrono::seconds(tick);
+        if (samplerWake.wait_until(lock, due, [&] { return samplerStop; })) break;
+        lock.unlock();
+        const double t =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - runner.origin()).count();
+        const LoadProgress p = runner.progress();
+        std::vector<Sample> batch{{t, "client.sent", static_cast<double>(p.sent)},
+                                  {t, "client.in_flight", static_cast<double>(p.inFlight)},
+                                  {t, "client.completed", static_cast<double>(p.completed)},
+                                  {t, "client.failed", static_cast<double>(p.failed)}};
+        if (serverMetrics) {
+          const HttpProbe probe = httpGet(baseUrl + "/metrics", std::chrono::milliseconds(500), apiKey);
+          if (probe.status == 200) {
+            for (const auto& [name, value] : parseServerMetrics(probe.body).values)
+              batch.push_back({t, name, value});
+          } else if (probe.status == 404 || probe.status == 401) {
+            serverMetrics = false;  // not exposed: do not ask every second
+          }
+        }
+        if (writer) writer->addSamples(batch);
+        lock.lock();
+        samples.insert(samples.end(), batch.begin(), batch.end());
+      }
+    });
+
+    std::exception_ptr loadError;
+    try {
+      runner.wait();
+    } catch (...) {
+      loadError = std::current_exception();
+    }
+    {
+      std::lock_guard lock(samplerMutex);
+      samplerStop = true;
+    }
+    samplerWake.notify_all();
+    sampler.join();
+    {
+      std::lock_guard lock(m_state->mutex);
+      m_state->runner = nullptr;
+    }
+
+    RunOutcome outcome;
+    outcome.title = plan.title;
+    outcome.requestRate = plan.requestRate;
+    outcome.clientCpuS = runner.clientThreadCpuS();
+    outcome.cancelled = m_cancelled.load();
+    {
+      std::lock_guard lock(recordsMutex);
+      outcome.records = std::move(records);
+    }
+    if (outcome.cancelled) {
+      // Requests cut short by the user are not failures of the server: keep them out of the figures.
+      const auto cut =
+          std::remove_if(outcome.records.begin(), outcome.records.end(),
+                         [](const RequestRecord& r) { return !r.success && r.error == kCancelledError; });
+      outcome.cancelledInFlight = static_cast<int>(outcome.records.end() - cut);
+      outcome.records.erase(cut, outcome.records.end());
+    }
+    std::sort(outcome.records.begin(), outcome.records.end(),
+              [](const RequestRecord& a, const RequestRecord& b) { return a.index < b.index; });
+
+    SummaryOptions summaryOptions = spec.summary;
+    summaryOptions.maxConcurrency = profile.maxConcurrency;
+    if (plan.schedule.mode() == ArrivalSchedule::Mode::ClosedLoop) {
+      summaryOptions.maxConcurrency = plan.schedule.closedLoopStreams();
+    }
+    outcome.summary = computeRunSummary(outcome.records, summaryOptions);
+
+    ResultSetup setup;
+    setup.backend = backend;
+    setup.label = spec.label.empty() ? std::nullopt : std::optional<std::string>(spec.label);
+    setup.modelId = requestModel;
+    setup.tokenizerId = tokenizer->sourcePath().string();
+    setup.numPrompts = static_cast<int>(count);
+    setup.requestRate = plan.requestRate;
+    setup.burstiness = profile.burstiness;
+    setup.maxConcurrency = summaryOptions.maxConcurrency;
+    setup.metadata = spec.metadata;
+
+    std::size_t chunks = 0;
+    for (const auto& record : outcome.records)
+      chunks += record.chunkTimesS.size();
+    nlohmann::json samplesJson = nlohmann::json::object();
+    for (const auto& sample : samples)
+      samplesJson[sample.name].push_back({sample.tS, sample.value});
+    nlohmann::json ayarJson = {
+        {"engine", info.engine},
+        {"profile", info.profile},
+        {"dataset", {{"name", built.datasetName}, {"synthetic", built.synthetic}, {"note", built.note}}},
+        {"simulated", simulated},
+        {"load", plan.title},
+        {"cancelled", outcome.cancelled},
+        {"cancelled_in_flight", outcome.cancelledInFlight},
+        {"client",
+         {{"cpu_s", outcome.clientCpuS},
+          {"chunks", chunks},
+          {"cpu_s_per_1000_chunks",
+           chunks ? outcome.clientCpuS * 1000.0 / static_cast<double>(chunks) : 0.0}}},
+        {"samples", samplesJson},
+    };
+    outcome.result = resultJson(setup, outcome.summary, outcome.records, /*detailed=*/true, ayarJson);
+
+    if (writer) {
+      RunStatus status = RunStatus::Completed;
+      if (outcome.cancelled)
+        status = RunStatus::Cancelled;
+      else if (loadError || (outcome.summary.completed == 0 && count > 0))
+        status = RunStatus::Failed;
+      nlohmann::json summaryJson = resultJson(setup, outcome.summary, {}, /*detailed=*/false, ayarJson);
+      writer->finish(status, summaryJson, outcome.result);
+      outcome.storeRunId = writer->runId();
+    }
+    if (loadError) std::rethrow_exception(loadError);
+    outcomes.push_back(std::move(outcome));
+
+    // A sweep adds its rates once the synchronous and throughput runs have shown the range.
+    if (profile.loadMode == LoadMode::Sweep && planIndex == 1) {
+      const double low = outcomes[0].summary.requestThroughput;
+      const double high = outcomes[1].summary.requestThroughput;
+      for (double rate : sweepRates(low, high, profile.sweepPoints)) {
+        plans.push_back(
+            {"rate " + formatRate(rate) + " req/s", ArrivalSchedule::constantRate(count, rate), rate});
+      }
+    }
+  }
+
+  if (spec.engine.kind != EngineKind::Remote) stage("stopping the engine");
+  launcher.stop();
+  return outcomes;
+}
+
+}  // namespace ayar

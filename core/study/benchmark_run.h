@@ -1,0 +1,76 @@
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/load/load_runner.h"
+#include "core/load/request_record.h"
+#include "core/metrics/run_summary.h"
+#include "core/study/run_spec.h"
+
+namespace ayar {
+
+// What one load test measured.
+struct RunOutcome {
+  std::string title;  // "rate 4 req/s", "synchronous", ... (sweeps run several)
+  RunSummary summary;
+  std::vector<RequestRecord> records;  // sorted by index; cancelled requests excluded
+  nlohmann::ordered_json result;       // the vLLM-compatible result (detailed)
+  std::optional<std::int64_t> storeRunId;
+  bool cancelled = false;     // stopped by cancel() before every request was sent
+  int cancelledInFlight = 0;  // requests in flight when it was stopped (not in records)
+  double requestRate = 0.0;   // the configured rate (inf for all at once)
+  double clientCpuS = 0.0;    // CPU time of the client thread
+};
+
+// Callbacks a front end (CLI or GUI) gets while a run goes. Each may be empty. They run on the
+// run's threads: keep them short and thread-safe.
+struct RunObserver {
+  // A step of the run: "starting engine", "building dataset", "running", ... with a human line.
+  std::function<void(const std::string& message)> onStage;
+  // Finished records as they arrive (batches from the client thread).
+  std::function<void(std::span<const RequestRecord> records)> onRecords;
+  // A line of the engine's log, for live views.
+  std::function<void(std::string_view line)> onEngineLog;
+};
+
+// One benchmark from start to end: starts the engine when Ayar owns it, builds the dataset, computes
+// the arrival schedule, runs the load (records committed to the store as they finish), samples the
+// client's and, when the server exposes /metrics, the server's state once a second, summarises, and
+// stops the engine. A sweep runs several load tests against one engine start.
+class BenchmarkRun {
+ public:
+  BenchmarkRun(RunSpec spec, RunObserver observer = {});
+  ~BenchmarkRun();
+  BenchmarkRun(const BenchmarkRun&) = delete;
+  BenchmarkRun& operator=(const BenchmarkRun&) = delete;
+
+  // Blocks until done. Throws ayar::Error for bad input and for an engine that does not start; a run
+  // whose requests fail still returns its outcome. After cancel(), returns what was measured.
+  std::vector<RunOutcome> run();
+  // Thread-safe: stops the engine start or the load soon; finished requests are kept.
+  void cancel();
+  bool cancelled() const { return m_cancelled.load(); }
+  // The load test in progress (zeros before it starts).
+  LoadProgress progress() const;
+  // A line about the dataset ("synthetic ShareGPT-like: no ShareGPT file given"), once built.
+  std::string datasetNote() const;
+  const RunSpec& spec() const { return m_spec; }
+
+ private:
+  struct State;
+  RunSpec m_spec;
+  RunObserver m_observer;
+  std::atomic<bool> m_cancelled{false};
+  std::unique_ptr<State> m_state;
+};
+
+}  // namespace ayar

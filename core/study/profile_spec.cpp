@@ -1,0 +1,309 @@
+#include "core/study/profile_spec.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "core/engines/resources_dir.h"
+#include "core/error.h"
+
+namespace ayar {
+namespace {
+
+std::string formatNumber(double value) {
+  if (std::isinf(value)) return "inf";
+  std::ostringstream out;
+  out.imbue(std::locale::classic());
+  out << value;
+  return out.str();
+}
+
+nlohmann::json rateToJson(double value) {
+  if (std::isinf(value)) return "inf";
+  return value;
+}
+
+double rateFromJson(const nlohmann::json& json, const char* key) {
+  if (json.is_string() && (json.get<std::string>() == "inf" || json.get<std::string>() == "Infinity")) {
+    return ProfileSpec::kInfinity;
+  }
+  if (json.is_number()) return json.get<double>();
+  throw Error(std::string("profile field \"") + key + "\" must be a number or \"inf\", not " + json.dump());
+}
+
+template <typename T>
+void read(const nlohmann::json& json, const char* key, T& out) {
+  try {
+    out = json.get<T>();
+  } catch (const nlohmann::json::exception&) {
+    throw Error(std::string("profile field \"") + key + "\" has the wrong type: " + json.dump());
+  }
+}
+
+template <typename T>
+void readOptional(const nlohmann::json& json, const char* key, std::optional<T>& out) {
+  if (json.is_null()) {
+    out.reset();
+    return;
+  }
+  T value{};
+  read(json, key, value);
+  out = value;
+}
+
+void readLanguageMap(const nlohmann::json& json, const char* key, std::map<std::string, std::string>& out) {
+  if (json.is_string()) {
+    out["en"] = json.get<std::string>();
+    return;
+  }
+  if (!json.is_object())
+    throw Error(std::string("profile field \"") + key + "\" must be an object {\"en\": ..., \"tr\": ...}");
+  for (const auto& [lang, text] : json.items()) {
+    if (!text.is_string())
+      throw Error(std::string("profile field \"") + key + "." + lang + "\" must be a string");
+    out[lang] = text.get<std::string>();
+  }
+}
+
+void require(bool ok, const std::string& message) {
+  if (!ok) throw Error(message);
+}
+
+}  // namespace
+
+std::string_view toString(LoadMode mode) {
+  switch (mode) {
+    case LoadMode::Rate:
+      return "rate";
+    case LoadMode::Concurrent:
+      return "concurrent";
+    case LoadMode::Throughput:
+      return "throughput";
+    case LoadMode::Sweep:
+      return "sweep";
+  }
+  return "rate";
+}
+
+LoadMode parseLoadMode(std::string_view text) {
+  for (LoadMode mode : {LoadMode::Rate, LoadMode::Concurrent, LoadMode::Throughput, LoadMode::Sweep}) {
+    if (toString(mode) == text) return mode;
+  }
+  throw Error("unknown load mode \"" + std::string(text) + "\": use rate, concurrent, throughput or sweep");
+}
+
+std::string ProfileSpec::describe() const {
+  std::ostringstream out;
+  out.imbue(std::locale::classic());
+  if (!name.empty()) out << name << ": ";
+  out << datasetName;
+  if (datasetName == "random") {
+    out << ' ' << randomInputLen << "->" << randomOutputLen;
+  } else if (datasetName == "prefix-repetition") {
+    out << ' ' << prefixRepetitionNumPrefixes << "x(" << prefixRepetitionPrefixLen << '+'
+        << prefixRepetitionSuffixLen << ")->" << prefixRepetitionOutputLen;
+  }
+  out << " x" << numPrompts << ", ";
+  switch (loadMode) {
+    case LoadMode::Rate:
+      out << "rate " << formatNumber(requestRate);
+      if (!std::isinf(requestRate)) out << " req/s, burstiness " << formatNumber(burstiness);
+      break;
+    case LoadMode::Concurrent:
+      out << "concurrent " << concurrency;
+      break;
+    case LoadMode::Throughput:
+      out << "throughput";
+      break;
+    case LoadMode::Sweep:
+      out << "sweep of " << sweepPoints << " rates";
+      break;
+  }
+  if (maxConcurrency) out << ", max concurrency " << *maxConcurrency;
+  return out.str();
+}
+
+void ProfileSpec::validate() const {
+  static const std::set<std::string> datasets{"sharegpt", "random", "prefix-repetition",
+                                              "synthetic-sharegpt"};
+  require(datasets.count(datasetName) == 1,
+          "unknown dataset \"" + datasetName +
+              "\": use sharegpt, random, prefix-repetition or synthetic-sharegpt");
+  require(numPrompts > 0, "--num-prompts must be at least 1 (got " + std::to_string(numPrompts) + ")");
+  require(!sharegptOutputLen || *sharegptOutputLen > 0, "--sharegpt-output-len must be at least 1");
+  require(randomInputLen > 0, "--random-input-len must be at least 1");
+  require(randomOutputLen > 0, "--random-output-len must be at least 1");
+  require(randomRangeRatio >= 0.0 && randomRangeRatio < 1.0, "--random-range-ratio must be in [0, 1)");
+  require(randomPrefixLen >= 0, "--random-prefix-len must not be negative");
+  require(prefixRepetitionPrefixLen >= 0 && prefixRepetitionSuffixLen > 0 && prefixRepetitionOutputLen > 0 &&
+              prefixRepetitionNumPrefixes > 0,
+          "--prefix-repetition-* lengths must be positive (the prefix may be 0) and "
+          "--prefix-repetition-num-prefixes "
+          "at least 1");
+  require(!temperature || *temperature >= 0.0, "--temperature must not be negative");
+  require(!topP || (*topP > 0.0 && *topP <= 1.0), "--top-p must be in (0, 1]");
+  require(requestRate > 0.0, "--request-rate must be positive (or inf)");
+  require(burstiness > 0.0, "--burstiness must be positive (1 is Poisson, inf is constant)");
+  require(!maxConcurrency || *maxConcurrency > 0, "--max-concurrency must be at least 1");
+  require(concurrency > 0, "--concurrency must be at least 1");
+  require(sweepPoints >= 0, "--sweep-points must not be negative");
+  require(backend.empty() || backend == "openai" || backend == "openai-chat",
+          "unknown backend \"" + backend + "\": use openai or openai-chat");
+}
+
+void to_json(nlohmann::json& json, const ProfileSpec& p) {
+  json = nlohmann::json::object();
+  if (!p.name.empty()) json["name"] = p.name;
+  if (!p.title.empty()) json["title"] = p.title;
+  if (!p.purpose.empty()) json["purpose"] = p.purpose;
+  if (!p.backend.empty()) json["backend"] = p.backend;
+  if (!p.endpoint.empty()) json["endpoint"] = p.endpoint;
+  json["dataset_name"] = p.datasetName;
+  if (!p.datasetPath.empty()) json["dataset_path"] = p.datasetPath;
+  json["num_prompts"] = p.numPrompts;
+  if (p.sharegptOutputLen) json["sharegpt_output_len"] = *p.sharegptOutputLen;
+  json["random_input_len"] = p.randomInputLen;
+  json["random_output_len"] = p.randomOutputLen;
+  json["random_range_ratio"] = p.randomRangeRatio;
+  json["random_prefix_len"] = p.randomPrefixLen;
+  json["prefix_repetition_prefix_len"] = p.prefixRepetitionPrefixLen;
+  json["prefix_repetition_suffix_len"] = p.prefixRepetitionSuffixLen;
+  json["prefix_repetition_num_prefixes"] = p.prefixRepetitionNumPrefixes;
+  json["prefix_repetition_output_len"] = p.prefixRepetitionOutputLen;
+  json["ignore_eos"] = p.ignoreEos;
+  if (p.temperature) json["temperature"] = *p.temperature;
+  if (p.topP) json["top_p"] = *p.topP;
+  if (p.topK) json["top_k"] = *p.topK;
+  json["load_mode"] = std::string(toString(p.loadMode));
+  json["request_rate"] = rateToJson(p.requestRate);
+  json["burstiness"] = rateToJson(p.burstiness);
+  if (p.maxConcurrency) json["max_concurrency"] = *p.maxConcurrency;
+  json["concurrency"] = p.concurrency;
+  json["sweep_points"] = p.sweepPoints;
+  json["seed"] = p.seed;
+}
+
+void from_json(const nlohmann::json& json, ProfileSpec& p) {
+  if (!json.is_object()) throw Error("a profile must be a JSON object");
+  for (const auto& [key, value] : json.items()) {
+    if (key == "name")
+      read(value, "name", p.name);
+    else if (key == "title")
+      readLanguageMap(value, "title", p.title);
+    else if (key == "purpose")
+      readLanguageMap(value, "purpose", p.purpose);
+    else if (key == "backend")
+      read(value, "backend", p.backend);
+    else if (key == "endpoint")
+      read(value, "endpoint", p.endpoint);
+    else if (key == "dataset_name")
+      read(value, "dataset_name", p.datasetName);
+    else if (key == "dataset_path")
+      read(value, "dataset_path", p.datasetPath);
+    else if (key == "num_prompts")
+      read(value, "num_prompts", p.numPrompts);
+    else if (key == "sharegpt_output_len")
+      readOptional(value, "sharegpt_output_len", p.sharegptOutputLen);
+    else if (key == "random_input_len")
+      read(value, "random_input_len", p.randomInputLen);
+    else if (key == "random_output_len")
+      read(value, "random_output_len", p.randomOutputLen);
+    else if (key == "random_range_ratio")
+      read(value, "random_range_ratio", p.randomRangeRatio);
+    else if (key == "random_prefix_len")
+      read(value, "random_prefix_len", p.randomPrefixLen);
+    else if (key == "prefix_repetition_prefix_len")
+      read(value, key.c_str(), p.prefixRepetitionPrefixLen);
+    else if (key == "prefix_repetition_suffix_len")
+      read(value, key.c_str(), p.prefixRepetitionSuffixLen);
+    else if (key == "prefix_repetition_num_prefixes")
+      read(value, key.c_str(), p.prefixRepetitionNumPrefixes);
+    else if (key == "prefix_repetition_output_len")
+      read(value, key.c_str(), p.prefixRepetitionOutputLen);
+    else if (key == "ignore_eos")
+      read(value, "ignore_eos", p.ignoreEos);
+    else if (key == "temperature")
+      readOptional(value, "temperature", p.temperature);
+    else if (key == "top_p")
+      readOptional(value, "top_p", p.topP);
+    else if (key == "top_k")
+      readOptional(value, "top_k", p.topK);
+    else if (key == "load_mode") {
+      std::string mode;
+      read(value, "load_mode", mode);
+      p.loadMode = parseLoadMode(mode);
+    } else if (key == "request_rate")
+      p.requestRate = rateFromJson(value, "request_rate");
+    else if (key == "burstiness")
+      p.burstiness = rateFromJson(value, "burstiness");
+    else if (key == "max_concurrency")
+      readOptional(value, "max_concurrency", p.maxConcurrency);
+    else if (key == "concurrency")
+      read(value, "concurrency", p.concurrency);
+    else if (key == "sweep_points")
+      read(value, "sweep_points", p.sweepPoints);
+    else if (key == "seed")
+      read(value, "seed", p.seed);
+    else
+      throw Error("unknown profile field \"" + key + "\"");
+  }
+}
+
+namespace {
+
+std::filesystem::path profilesDir() {
+  return resourcesDir() / "profiles";
+}
+
+ProfileSpec loadProfileFile(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  if (!in) throw Error("cannot read the profile file " + file.string() + ": check the path");
+  ProfileSpec profile;
+  try {
+    const nlohmann::json json = nlohmann::json::parse(in);
+    from_json(json, profile);
+  } catch (const nlohmann::json::exception& e) {
+    throw Error("the profile file " + file.string() + " is not valid JSON: " + e.what());
+  } catch (const Error& e) {
+    throw Error("in the profile file " + file.string() + ": " + e.what());
+  }
+  if (profile.name.empty()) profile.name = file.stem().string();
+  try {
+    profile.validate();
+  } catch (const Error& e) {
+    throw Error("in the profile file " + file.string() + ": " + e.what());
+  }
+  return profile;
+}
+
+}  // namespace
+
+ProfileSpec loadProfile(const std::string& nameOrPath) {
+  const bool isPath =
+      nameOrPath.find('/') != std::string::npos || (nameOrPath.size() > 5 && nameOrPath.ends_with(".json"));
+  if (isPath) return loadProfileFile(nameOrPath);
+  const auto file = profilesDir() / (nameOrPath + ".json");
+  if (!std::filesystem::exists(file)) {
+    std::string known;
+    for (const auto& profile : listProfiles())
+      known += (known.empty() ? "" : ", ") + profile.name;
+    throw Error("no profile named \"" + nameOrPath + "\"; the profiles are: " + known +
+                " (or give the path of a profile JSON file)");
+  }
+  return loadProfileFile(file);
+}
+
+std::vector<ProfileSpec> listProfiles() {
+  std::vector<ProfileSpec> out;
+  const auto dir = profilesDir();
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    if (entry.path().extension() == ".json") out.push_back(loadProfileFile(entry.path()));
+  }
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+  return out;
+}
+
+}  // namespace ayar

@@ -1,0 +1,40 @@
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/engines/engine_spec.h"
+#include "core/metrics/run_summary.h"
+#include "core/study/profile_spec.h"
+
+namespace ayar {
+
+// Everything one benchmark needs: where requests go (an engine Ayar starts, or a remote endpoint),
+// what and when to send (the profile), how to summarise, and where to keep the results.
+struct RunSpec {
+  // Bundled or external: Ayar starts it and stops it afterwards. Remote: engine.baseUrl is used.
+  EngineSpec engine;
+  std::string backend = "openai";  // "openai" (/v1/completions) | "openai-chat" (/v1/chat/completions)
+  std::string endpoint;            // the API path; empty: the backend's default
+  // The model name sent in requests (vLLM's --served-model-name, else --model). Empty: the engine's.
+  std::string requestModel;
+  // A tokenizer.json file or a folder holding one. Empty: the model folder's, else the default Qwen3.
+  std::string tokenizer;
+  ProfileSpec profile;
+  SummaryOptions summary;
+  std::string label;
+  std::vector<std::pair<std::string, std::string>> metadata;  // --metadata KEY=VALUE
+  double requestTimeoutS = 6 * 3600.0;
+  // The results store; empty: do not store.
+  std::filesystem::path storePath;
+  // Where the engine's log goes; empty: a file in the temp folder.
+  std::filesystem::path engineLogPath;
+  // The ayar-engine to run for a bundled engine; empty: next to this executable, else $PATH.
+  std::filesystem::path bundledEngine;
+};
+
+}  // namespace ayar
