@@ -1,0 +1,171 @@
+#include "engine/server/engine_options.h"
+
+#include <CLI/CLI.hpp>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <regex>
+
+#ifndef AYAR_VERSION
+#define AYAR_VERSION "0.0.0"
+#endif
+
+namespace ayar::engine {
+
+namespace {
+
+struct FlagError {
+  std::string message;
+};
+
+}  // namespace
+
+std::optional<std::int64_t> parseByteCount(const std::string& text) {
+  static const std::regex kPattern(R"(\s*(\d+(?:\.\d+)?)\s*([kmgtKMGT]i?)?[bB]?\s*)");
+  std::smatch match;
+  if (!std::regex_match(text, match, kPattern)) return std::nullopt;
+  const double number = std::stod(match[1].str());
+  double multiplier = 1.0;
+  if (match[2].matched) {
+    const std::string suffix = match[2].str();
+    const int power =
+        static_cast<int>(std::string("kmgt").find(static_cast<char>(std::tolower(suffix[0])))) + 1;
+    const bool binary = std::isupper(static_cast<unsigned char>(suffix[0])) || suffix.size() == 2;
+    multiplier = std::pow(binary ? 1024.0 : 1000.0, power);
+  }
+  const double bytes = number * multiplier;
+  if (!std::isfinite(bytes) || bytes >= 9.0e18) return std::nullopt;
+  return static_cast<std::int64_t>(bytes);
+}
+
+CommandLineOutcome parseEngineCommandLine(int argc, const char* const* argv, EngineOptions& options) {
+  CLI::App app{"ayar-engine " AYAR_VERSION
+               ": the bundled OpenAI-compatible LLM server of Ayar. Its flags mirror `vllm serve`.",
+               "ayar-engine"};
+  app.set_version_flag("--version", "ayar-engine " AYAR_VERSION);
+  app.require_subcommand(1);
+  CLI::App* serve = app.add_subcommand(
+      "serve",
+      "Serve MODEL over HTTP: /v1/completions, /v1/chat/completions, /v1/models, /health, /metrics.");
+  serve->option_defaults()->always_capture_default();
+
+  serve
+      ->add_option(
+          "MODEL", options.model,
+          "A preset (qwen3-tiny, qwen3-0.6b, qwen3-1.7b, qwen3-4b, qwen3-8b, qwen3-14b, qwen3-32b) or a "
+          "Hugging Face folder (config.json, *.safetensors, tokenizer.json)")
+      ->required();
+  serve->add_option("--host", options.host, "Address to listen on");
+  serve->add_option("--port", options.port, "Port to listen on (0: any free port, logged at start)")
+      ->check(CLI::Range(0, 65535));
+  serve
+      ->add_option("--device", options.device,
+                   "Where the model runs: auto (cuda when built and a GPU is present, else cpu), cuda, cpu "
+                   "(float32 reference), sim (timing simulator, no math; results are labelled simulated)")
+      ->check(CLI::IsMember({"auto", "cuda", "cpu", "sim"}));
+  serve
+      ->add_option(
+          "--load-format", options.loadFormat,
+          "auto (safetensors for a folder, dummy for a preset), safetensors, or dummy (seeded random "
+          "weights: every size runs without a download)")
+      ->check(CLI::IsMember({"auto", "safetensors", "dummy"}));
+  serve->add_option(
+      "--tokenizer", options.tokenizer,
+      "Tokenizer folder or tokenizer.json (default: the model folder's, else the Qwen3 tokenizer "
+      "that set-up fetched)");
+  serve->add_option("--served-model-name", options.servedModelName,
+                    "The model name clients send and the API reports (default: MODEL as given)");
+  serve
+      ->add_option("--max-model-len", options.maxModelLen,
+                   "Context length: prompt + output tokens (default: the model's max_position_embeddings)")
+      ->check(CLI::Range(1, 1 << 24));
+  serve->add_option("--max-num-seqs", options.maxNumSeqs, "Most sequences in one batch")
+      ->check(CLI::Range(1, 1 << 20));
+  serve
+      ->add_option("--max-num-batched-tokens", options.maxNumBatchedTokens,
+                   "Most tokens in one step (decodes first, then prefill chunks)")
+      ->check(CLI::Range(1, 1 << 24));
+  serve
+      ->add_option("--gpu-memory-utilization", options.gpuMemoryUtilization,
+                   "Fraction of the device memory for weights, activations and KV cache (cuda, sim)")
+      ->check(CLI::Range(0.0, 1.0));
+  std::string kvCacheMemory;
+  serve->add_option(
+      "--kv-cache-memory-bytes", kvCacheMemory,
+      "KV cache size in bytes (e.g. 4G, 512Mi); overrides --gpu-memory-utilization. Default: from "
+      "the utilisation on cuda/sim, 1 GiB on cpu");
+  serve->add_option("--block-size", options.blockSize, "Tokens per KV cache block")
+      ->check(CLI::IsMember({8, 16, 32, 64, 128}));
+  serve->add_flag("--enable-prefix-caching,!--no-enable-prefix-caching", options.enablePrefixCaching,
+                  "Reuse the KV blocks of a common prompt prefix (default on)");
+  serve->add_flag("--enforce-eager", options.enforceEager,
+                  "No CUDA graphs (cuda); accepted and without effect on cpu and sim");
+  serve->add_option("--kv-cache-dtype", options.kvCacheDtype, "KV cache data type")
+      ->check(CLI::IsMember({"auto", "fp8", "fp8_e4m3", "fp8_e5m2"}));
+  serve->add_option("--quantization", options.quantization, "Weight quantization")
+      ->check(CLI::IsMember({"none", "fp8"}));
+  serve->add_option("--seed", options.seed, "Seed of the sampler (and of dummy weights)");
+  serve
+      ->add_option("--reasoning-parser", options.reasoningParser,
+                   "qwen3: chat output before </think> goes to reasoning_content")
+      ->check(CLI::IsMember({"qwen3"}));
+  serve->add_option("--api-key", options.apiKey,
+                    "Require 'Authorization: Bearer KEY' on /v1 routes (/health and /metrics stay open)");
+  serve->add_option("--sim-profile", options.simProfile,
+                    "--device sim only: h100, h200 (roofline of the card) or fixed:TTFT_MS,ITL_MS");
+  serve
+      ->add_option("--max-waiting-requests", options.maxWaitingRequests,
+                   "Requests queued beyond the running batch; more are refused with 503")
+      ->check(CLI::Range(1, 1 << 24));
+  std::string maxBody = std::to_string(options.maxRequestBodyBytes);
+  serve->add_option("--max-request-body-bytes", maxBody, "Largest request body accepted (larger: 413)");
+  serve->add_option("--io-threads", options.ioThreads, "HTTP io threads (each holds many connections)")
+      ->check(CLI::Range(1, 16));
+  serve
+      ->add_option("--http-read-timeout", options.httpReadTimeoutSeconds,
+                   "Seconds a connection may take to send a complete request, idle keep-alive time included")
+      ->check(CLI::Range(0.001, 86400.0));
+  serve
+      ->add_option("--http-write-timeout", options.httpWriteTimeoutSeconds,
+                   "Seconds one write to a client may take before the client counts as gone")
+      ->check(CLI::Range(0.001, 86400.0));
+
+  try {
+    app.parse(argc, argv);
+    options.simProfileGiven = serve->count("--sim-profile") > 0;
+    if (!kvCacheMemory.empty()) {
+      options.kvCacheMemoryBytes = parseByteCount(kvCacheMemory);
+      if (!options.kvCacheMemoryBytes || *options.kvCacheMemoryBytes <= 0) {
+        throw FlagError{"--kv-cache-memory-bytes '" + kvCacheMemory +
+                        "' is not a positive byte count: give e.g. 1073741824, 4G or 512Mi"};
+      }
+    }
+    const auto bodyBytes = parseByteCount(maxBody);
+    if (!bodyBytes || *bodyBytes < 1024) {
+      throw FlagError{"--max-request-body-bytes '" + maxBody + "' must be a byte count of at least 1024"};
+    }
+    options.maxRequestBodyBytes = *bodyBytes;
+    if (options.gpuMemoryUtilization <= 0.0) {
+      throw FlagError{"--gpu-memory-utilization must be above 0 and at most 1, e.g. 0.9"};
+    }
+    if (options.maxNumBatchedTokens < options.maxNumSeqs) {
+      throw FlagError{"--max-num-batched-tokens (" + std::to_string(options.maxNumBatchedTokens) +
+                      ") must be at least --max-num-seqs (" + std::to_string(options.maxNumSeqs) +
+                      "): raise it or lower --max-num-seqs"};
+    }
+    if (options.simProfileGiven && options.device != "sim") {
+      throw FlagError{"--sim-profile applies to --device sim only: add --device sim or drop --sim-profile"};
+    }
+  } catch (const CLI::ParseError& error) {
+    if (error.get_exit_code() == 0) return {false, app.exit(error)};  // --help, --version
+    std::cerr << "ayar-engine: error: " << error.what() << ". Run 'ayar-engine serve --help' for the flags."
+              << std::endl;
+    return {false, 2};
+  } catch (const FlagError& error) {
+    std::cerr << "ayar-engine: error: " << error.message << "." << std::endl;
+    return {false, 2};
+  }
+  return {true, 0};
+}
+
+}  // namespace ayar::engine

@@ -1,0 +1,254 @@
+#include "engine/server/engine_setup.h"
+
+#include <algorithm>
+#include <climits>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "core/error.h"
+#include "core/tokenizer/tokenizer.h"
+#include "engine/backend/cpu/cpu_backend.h"
+#include "engine/model/weights.h"
+
+namespace ayar::engine {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string presetNames() {
+  std::string names;
+  for (const ModelConfig& preset : modelPresets()) {
+    if (!names.empty()) names += ", ";
+    names += preset.name;
+  }
+  return names;
+}
+
+bool hasSafetensors(const fs::path& folder) {
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(folder, ec)) {
+    if (entry.path().extension() == ".safetensors") return true;
+  }
+  return false;
+}
+
+SamplingDefaults readGenerationConfig(const fs::path& folder) {
+  SamplingDefaults defaults;
+  const fs::path file = folder / "generation_config.json";
+  std::ifstream in(file);
+  if (!in) return defaults;
+  try {
+    const auto json = nlohmann::json::parse(in);
+    if (auto it = json.find("temperature"); it != json.end() && it->is_number()) {
+      defaults.temperature = it->get<float>();
+    }
+    if (auto it = json.find("top_p"); it != json.end() && it->is_number()) defaults.topP = it->get<float>();
+    if (auto it = json.find("top_k"); it != json.end() && it->is_number_integer())
+      defaults.topK = it->get<int>();
+  } catch (const nlohmann::json::exception& error) {
+    throw Error(file.string() + ": not valid JSON (" + error.what() + "); fix or remove the file");
+  }
+  return defaults;
+}
+
+// What a step's activations and the runtime take on the device beside weights and KV cache: the hidden
+// states and MLP intermediates of a full --max-num-batched-tokens step in bf16, float32 logits for a
+// full batch, and 512 MiB of runtime (CUDA context, cuBLAS workspace, graphs). An estimate in the
+// spirit of vLLM's profiling run, which a simulator cannot perform.
+std::int64_t activationReserveBytes(const ModelConfig& model, const EngineOptions& options) {
+  const std::int64_t perToken =
+      2 * (4 * std::int64_t{model.hiddenSize} + 2 * std::int64_t{model.intermediateSize});
+  return (std::int64_t{512} << 20) + options.maxNumBatchedTokens * perToken +
+         std::int64_t{options.maxNumSeqs} * model.vocabSize * 4;
+}
+
+void resolveModel(const EngineOptions& options, EnginePlan& plan) {
+  if (auto preset = findModelPreset(options.model)) {
+    plan.model = *preset;
+    return;
+  }
+  const fs::path folder(options.model);
+  std::error_code ec;
+  if (fs::is_directory(folder, ec)) {
+    if (!fs::exists(folder / "config.json", ec)) {
+      throw Error("MODEL '" + options.model +
+                  "' is a folder without config.json: give a Hugging Face model folder (config.json, "
+                  "*.safetensors, tokenizer.json) or a preset (" +
+                  presetNames() + ")");
+    }
+    plan.model = loadModelConfig(folder / "config.json");
+    plan.modelFolder = folder;
+    plan.samplingDefaults = readGenerationConfig(folder);
+    return;
+  }
+  throw Error("Unknown model '" + options.model + "': give a preset (" + presetNames() +
+              ") or a Hugging Face folder with config.json, *.safetensors and tokenizer.json");
+}
+
+void resolveDevice(const EngineOptions& options, EnginePlan& plan) {
+  if (options.device == "cuda") {
+    throw Error(
+        "--device cuda: this ayar-engine has no CUDA backend (it is not written yet); use --device cpu for "
+        "real "
+        "math or --device sim for GPU timings");
+  }
+  plan.device = options.device == "auto" ? "cpu" : options.device;  // auto: no CUDA backend is built
+  if (options.kvCacheDtype != "auto") {
+    throw Error("--kv-cache-dtype " + options.kvCacheDtype +
+                ": no backend of ayar-engine supports an fp8 KV cache "
+                "yet (cpu keeps float32, sim models bf16); use --kv-cache-dtype auto");
+  }
+  if (options.quantization != "none") {
+    throw Error("--quantization " + options.quantization +
+                ": no backend of ayar-engine supports quantized weights yet; use --quantization none");
+  }
+  if (plan.device == "sim") {
+    plan.simProfile = SimProfile::parse(options.simProfile);
+    plan.loadFormat = "none";
+    return;
+  }
+  const bool isPreset = plan.modelFolder.empty();
+  if (options.loadFormat == "safetensors" && isPreset) {
+    throw Error(
+        "--load-format safetensors: '" + options.model +
+        "' is a preset without weights files; use --load-format dummy, or give a Hugging Face folder");
+  }
+  if (options.loadFormat == "dummy" || isPreset) {
+    plan.loadFormat = "dummy";
+  } else {
+    if (!hasSafetensors(plan.modelFolder)) {
+      throw Error(
+          "MODEL '" + options.model +
+          "' has no *.safetensors files: add the weights, or use --load-format dummy for random ones");
+    }
+    plan.loadFormat = "safetensors";
+  }
+}
+
+void resolveTokenizer(const EngineOptions& options, EnginePlan& plan) {
+  std::error_code ec;
+  if (!options.tokenizer.empty()) {
+    plan.tokenizerPath = options.tokenizer;
+  } else if (!plan.modelFolder.empty() && fs::exists(plan.modelFolder / "tokenizer.json", ec)) {
+    plan.tokenizerPath = plan.modelFolder;
+  } else {
+    plan.tokenizerPath = defaultTokenizerDir();
+  }
+}
+
+void planMemory(const EngineOptions& options, std::int64_t availableHostBytes, EnginePlan& plan) {
+  const ModelConfig& model = plan.model;
+  plan.maxModelLen = options.maxModelLen.value_or(model.maxPositionEmbeddings);
+  if (plan.maxModelLen > model.maxPositionEmbeddings) {
+    throw Error("--max-model-len " + std::to_string(plan.maxModelLen) + " is larger than " + model.name +
+                "'s max_position_embeddings (" + std::to_string(model.maxPositionEmbeddings) + "): lower it");
+  }
+  const bool sim = plan.device == "sim";
+  plan.kvBytesPerBlock = model.kvBytesPerToken(sim ? 2 : 4) * options.blockSize;
+  const std::int64_t blocksPerSequence = (plan.maxModelLen + options.blockSize - 1) / options.blockSize;
+  const std::int64_t sequenceKvBytes = blocksPerSequence * plan.kvBytesPerBlock;
+  std::string budgetSource;
+
+  if (sim) {
+    const std::string card = "the simulated " + plan.simProfile->name + " (" +
+                             formatBytes(simulatedDeviceMemoryBytes(*plan.simProfile)) + ")";
+    plan.memoryBytes = simulatedDeviceMemoryBytes(*plan.simProfile);
+    plan.weightBytes = model.parameterCount() * 2;
+    const std::int64_t reserve = activationReserveBytes(model, options);
+    if (options.kvCacheMemoryBytes) {
+      plan.kvBudgetBytes = *options.kvCacheMemoryBytes;
+      if (plan.weightBytes + reserve + plan.kvBudgetBytes > plan.memoryBytes) {
+        throw Error("--kv-cache-memory-bytes " + formatBytes(plan.kvBudgetBytes) + " plus " + model.name +
+                    "'s " + formatBytes(plan.weightBytes) + " of bf16 weights and " + formatBytes(reserve) +
+                    " of activations exceed " + card +
+                    ": lower --kv-cache-memory-bytes or pick a smaller model");
+      }
+      budgetSource = "--kv-cache-memory-bytes";
+    } else {
+      const auto usable =
+          static_cast<std::int64_t>(static_cast<double>(plan.memoryBytes) * options.gpuMemoryUtilization);
+      plan.kvBudgetBytes = usable - plan.weightBytes - reserve;
+      if (plan.kvBudgetBytes <= 0) {
+        char utilisation[32];
+        std::snprintf(utilisation, sizeof utilisation, "%.2f", options.gpuMemoryUtilization);
+        throw Error(model.name + " does not fit: its bf16 weights (" + formatBytes(plan.weightBytes) +
+                    ") and activations (" + formatBytes(reserve) + ") exceed " + card + " x " + utilisation +
+                    " (--gpu-memory-utilization) = " + formatBytes(usable) +
+                    ": raise --gpu-memory-utilization, use a larger --sim-profile, or pick a smaller model");
+      }
+      budgetSource = "--gpu-memory-utilization";
+    }
+  } else {
+    plan.memoryBytes = availableHostBytes;
+    plan.weightBytes = cpuWeightBytes(model);
+    plan.kvBudgetBytes = options.kvCacheMemoryBytes.value_or(kDefaultCpuKvCacheBytes);
+    budgetSource = "--kv-cache-memory-bytes";
+    if (availableHostBytes > 0 && plan.weightBytes + plan.kvBudgetBytes > availableHostBytes) {
+      throw Error(
+          model.name + " does not fit on --device cpu: its float32 weights take " +
+          formatBytes(plan.weightBytes) + " and the KV cache " + formatBytes(plan.kvBudgetBytes) +
+          " (--kv-cache-memory-bytes), but only " + formatBytes(availableHostBytes) +
+          " of memory is available (MemAvailable): pick a smaller model (qwen3-tiny runs anywhere), a "
+          "smaller --kv-cache-memory-bytes, or --device sim");
+    }
+  }
+
+  const std::int64_t blocks = std::min<std::int64_t>(plan.kvBudgetBytes / plan.kvBytesPerBlock, INT_MAX / 2);
+  if (blocks < blocksPerSequence) {
+    const std::int64_t largestLen = blocks * options.blockSize;
+    throw Error("--max-model-len " + std::to_string(plan.maxModelLen) + " needs " +
+                formatBytes(sequenceKvBytes) + " of KV cache for one full-length sequence, more than the " +
+                formatBytes(plan.kvBudgetBytes) + " available (" + budgetSource +
+                "). Based on the available memory the largest --max-model-len is " +
+                std::to_string(largestLen) + ": lower --max-model-len or give the KV cache more memory");
+  }
+  plan.numBlocks = static_cast<int>(blocks);
+}
+
+}  // namespace
+
+std::string formatBytes(std::int64_t bytes) {
+  char text[32];
+  const double value = static_cast<double>(bytes);
+  if (bytes >= (std::int64_t{1} << 30)) {
+    std::snprintf(text, sizeof text, "%.2f GiB", value / (1 << 30));
+  } else if (bytes >= (1 << 20)) {
+    std::snprintf(text, sizeof text, "%.1f MiB", value / (1 << 20));
+  } else {
+    std::snprintf(text, sizeof text, "%lld bytes", static_cast<long long>(bytes));
+  }
+  return text;
+}
+
+std::int64_t availableHostMemoryBytes() {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string line;
+  while (std::getline(meminfo, line)) {
+    long long kib = 0;
+    if (std::sscanf(line.c_str(), "MemAvailable: %lld kB", &kib) == 1) return kib * 1024;
+  }
+  return 0;
+}
+
+EnginePlan planEngine(const EngineOptions& options, std::int64_t availableHostBytes) {
+  EnginePlan plan;
+  resolveModel(options, plan);
+  resolveDevice(options, plan);
+  resolveTokenizer(options, plan);
+  plan.servedModelName = options.servedModelName.empty() ? options.model : options.servedModelName;
+  planMemory(options, availableHostBytes, plan);
+  return plan;
+}
+
+std::unique_ptr<Backend> createBackend(const EnginePlan& plan, std::uint64_t seed) {
+  if (plan.device == "sim") return makeSimBackend(plan.model, *plan.simProfile, seed);
+  auto weights = std::make_shared<const Weights>(plan.loadFormat == "safetensors"
+                                                     ? loadWeights(plan.modelFolder, plan.model)
+                                                     : makeDummyWeights(plan.model, seed));
+  return makeCpuBackend(plan.model, std::move(weights), seed);
+}
+
+}  // namespace ayar::engine

@@ -1,0 +1,55 @@
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "engine/backend/backend.h"
+#include "engine/backend/sim/sim_backend.h"
+#include "engine/model/model_config.h"
+#include "engine/server/completion_request.h"
+#include "engine/server/engine_options.h"
+
+namespace ayar::engine {
+
+// Everything decided from the command line before anything big is allocated: the model, the device,
+// where the weights and the tokenizer come from, and the KV cache pool.
+struct EnginePlan {
+  ModelConfig model;
+  std::string device;  // "cpu" or "sim" (auto resolved)
+  std::optional<SimProfile> simProfile;
+  std::string loadFormat;             // "dummy", "safetensors", or "none" (sim: no weights)
+  std::filesystem::path modelFolder;  // empty for a preset
+  std::filesystem::path tokenizerPath;
+  std::string servedModelName;
+  SamplingDefaults samplingDefaults;  // from the folder's generation_config.json when present
+
+  int maxModelLen = 0;
+  int numBlocks = 0;
+  std::int64_t kvBytesPerBlock = 0;
+  std::int64_t weightBytes = 0;    // as the device holds them (cpu: float32, sim: bf16)
+  std::int64_t kvBudgetBytes = 0;  // the KV pool
+  std::int64_t memoryBytes = 0;    // what the budget was taken from (sim: device memory, cpu: MemAvailable)
+};
+
+// The KV budget on --device cpu when --kv-cache-memory-bytes is not given.
+inline constexpr std::int64_t kDefaultCpuKvCacheBytes = std::int64_t{1} << 30;
+
+// Resolves MODEL, --device, --load-format and --tokenizer and sizes the KV pool: sim from the simulated
+// card's memory x --gpu-memory-utilization minus bf16 weights and an activation reserve; cpu from
+// --kv-cache-memory-bytes (1 GiB by default) once float32 weights plus that budget fit in
+// `availableHostBytes`. Throws ayar::Error naming the flag (or MODEL) and what to do.
+EnginePlan planEngine(const EngineOptions& options, std::int64_t availableHostBytes);
+
+// MemAvailable from /proc/meminfo; 0 when it cannot be read.
+std::int64_t availableHostMemoryBytes();
+
+// Loads (or seeds) the weights and creates the backend of the plan.
+std::unique_ptr<Backend> createBackend(const EnginePlan& plan, std::uint64_t seed);
+
+// "1.5 GiB": byte counts for messages.
+std::string formatBytes(std::int64_t bytes);
+
+}  // namespace ayar::engine

@@ -1,0 +1,159 @@
+// ayar-engine: the bundled OpenAI-compatible server. `ayar-engine serve MODEL [flags]` (see ENGINE.md).
+#include <pthread.h>
+#include <sys/resource.h>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "core/error.h"
+#include "core/tokenizer/tokenizer.h"
+#include "engine/scheduler/engine_loop.h"
+#include "engine/server/engine_options.h"
+#include "engine/server/engine_setup.h"
+#include "engine/server/http_server.h"
+#include "engine/server/openai_service.h"
+#include "engine/server/server_metrics.h"
+
+#ifndef AYAR_VERSION
+#define AYAR_VERSION "0.0.0"
+#endif
+
+namespace {
+
+using namespace ayar::engine;
+
+int fail(int exitCode, const std::string& message) {
+  const bool endsSentence = !message.empty() && message.back() == '.';
+  std::fprintf(stderr, "ayar-engine: error: %s%s\n", message.c_str(), endsSentence ? "" : ".");
+  return exitCode;
+}
+
+// Thousands of streaming clients need thousands of descriptors; the soft limit is often 1024.
+void raiseOpenFileLimit() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+    limit.rlim_cur = limit.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &limit);
+  }
+}
+
+std::string deviceDescription(const EnginePlan& plan) {
+  if (plan.device == "sim") return "sim (simulated, profile " + plan.simProfile->name + ", no model math)";
+  return plan.device + " (float32, " + plan.loadFormat + " weights)";
+}
+
+int serve(const EngineOptions& options) {
+  // Signals are taken by one thread with sigwait: block them before any other thread exists.
+  sigset_t stopSignals;
+  sigemptyset(&stopSignals);
+  sigaddset(&stopSignals, SIGINT);
+  sigaddset(&stopSignals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stopSignals, nullptr);
+  std::signal(SIGPIPE, SIG_IGN);
+
+  // Everything that can be refused is checked before anything big is allocated.
+  EnginePlan plan;
+  std::shared_ptr<const ayar::Tokenizer> tokenizer;
+  try {
+    plan = planEngine(options, availableHostMemoryBytes());
+    tokenizer = ayar::Tokenizer::load(plan.tokenizerPath);
+  } catch (const ayar::Error& error) {
+    return fail(2, error.what());
+  }
+  raiseOpenFileLimit();
+
+  HttpServerConfig http;
+  http.host = options.host;
+  http.port = static_cast<std::uint16_t>(options.port);
+  http.ioThreads = options.ioThreads;
+  http.maxBodyBytes = static_cast<std::size_t>(options.maxRequestBodyBytes);
+  http.readTimeout =
+      std::chrono::milliseconds(static_cast<std::int64_t>(options.httpReadTimeoutSeconds * 1000));
+  http.writeTimeout =
+      std::chrono::milliseconds(static_cast<std::int64_t>(options.httpWriteTimeoutSeconds * 1000));
+  OpenAiService* service = nullptr;
+  std::unique_ptr<HttpServer> server;
+  try {
+    server = std::make_unique<HttpServer>(
+        http, [&service](const std::shared_ptr<HttpConnection>& connection, HttpRequest&& request) {
+          service->handle(connection, std::move(request));
+        });
+  } catch (const ayar::Error& error) {
+    return fail(2, error.what());
+  }
+
+  std::unique_ptr<EngineLoop> loop;
+  try {
+    SchedulerConfig scheduler;
+    scheduler.maxNumSeqs = options.maxNumSeqs;
+    scheduler.maxNumBatchedTokens = options.maxNumBatchedTokens;
+    scheduler.blockSize = options.blockSize;
+    scheduler.numBlocks = plan.numBlocks;
+    scheduler.enablePrefixCaching = options.enablePrefixCaching;
+    scheduler.maxModelLen = plan.maxModelLen;
+    scheduler.maxWaiting = options.maxWaitingRequests;
+    loop = std::make_unique<EngineLoop>(createBackend(plan, options.seed), scheduler);
+  } catch (const ayar::Error& error) {
+    return fail(1, error.what());
+  }
+
+  ServerMetrics metrics(plan.servedModelName, loop->backend().simulated());
+  ServedModel served;
+  served.servedName = plan.servedModelName;
+  served.root = options.model;
+  served.maxModelLen = plan.maxModelLen;
+  served.vocabSize = plan.model.vocabSize;
+  served.device = plan.device;
+  served.simulated = loop->backend().simulated();
+  served.simProfile = plan.device == "sim" ? options.simProfile : std::string();
+  served.numBlocks = plan.numBlocks;
+  served.blockSize = options.blockSize;
+  served.apiKey = options.apiKey;
+  served.qwen3ReasoningParser = options.reasoningParser == "qwen3";
+  served.samplingDefaults = plan.samplingDefaults;
+  OpenAiService openai(served, tokenizer, *loop, *server, metrics);
+  service = &openai;
+
+  std::fprintf(stderr,
+               "INFO ayar-engine %s: model %s (served as '%s') on device %s: %d KV blocks of %d tokens (%s), "
+               "max-model-len %d, max-num-seqs %d; listening on http://%s:%u\n",
+               AYAR_VERSION, plan.model.name.c_str(), plan.servedModelName.c_str(),
+               deviceDescription(plan).c_str(), plan.numBlocks, options.blockSize,
+               formatBytes(std::int64_t{plan.numBlocks} * plan.kvBytesPerBlock).c_str(), plan.maxModelLen,
+               options.maxNumSeqs, options.host.c_str(), static_cast<unsigned>(server->port()));
+  std::fflush(stderr);
+
+  std::atomic<bool> stopRequested{false};
+  std::thread signalWaiter([&] {
+    int signal = 0;
+    sigwait(&stopSignals, &signal);
+    if (!stopRequested.exchange(true)) {
+      std::fprintf(stderr, "INFO ayar-engine: %s received: stopping (running requests are aborted)\n",
+                   signal == SIGINT ? "SIGINT" : "SIGTERM");
+    }
+    openai.beginShutdown();
+    server->stop();
+  });
+  server->run();
+  if (!stopRequested.exchange(true)) pthread_kill(signalWaiter.native_handle(), SIGTERM);
+  signalWaiter.join();
+
+  // The loop first: its destructor gives unfinished requests their final events, which the service's
+  // inboxes still receive.
+  loop.reset();
+  std::fprintf(stderr, "INFO ayar-engine: stopped\n");
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  EngineOptions options;
+  const CommandLineOutcome outcome = parseEngineCommandLine(argc, argv, options);
+  if (!outcome.serve) return outcome.exitCode;
+  return serve(options);
+}

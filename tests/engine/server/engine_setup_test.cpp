@@ -1,0 +1,109 @@
+#include "engine/server/engine_setup.h"
+
+#include <gtest/gtest.h>
+
+#include "core/error.h"
+
+namespace ayar::engine {
+namespace {
+
+constexpr std::int64_t kGiB = std::int64_t{1} << 30;
+
+std::string refusal(const EngineOptions& options, std::int64_t availableHost) {
+  try {
+    planEngine(options, availableHost);
+  } catch (const ayar::Error& error) {
+    return error.what();
+  }
+  ADD_FAILURE() << "planned " << options.model << " on " << options.device;
+  return {};
+}
+
+TEST(EngineSetup, ParsesHumanReadableByteCountsAsVllmDoes) {
+  EXPECT_EQ(parseByteCount("4096"), 4096);
+  EXPECT_EQ(parseByteCount("1k"), 1000);
+  EXPECT_EQ(parseByteCount("1K"), 1024);
+  EXPECT_EQ(parseByteCount("2G"), 2 * kGiB);
+  EXPECT_EQ(parseByteCount("1.5g"), 1'500'000'000);
+  EXPECT_EQ(parseByteCount("512Mi"), 512 << 20);
+  EXPECT_EQ(parseByteCount("lots"), std::nullopt);
+  EXPECT_EQ(parseByteCount("-1G"), std::nullopt);
+}
+
+TEST(EngineSetup, SimSizesTheKvPoolFromTheSimulatedCard) {
+  EngineOptions options;
+  options.model = "qwen3-8b";
+  options.device = "sim";
+  options.simProfile = "h100";
+  const EnginePlan plan = planEngine(options, 0);
+  EXPECT_EQ(plan.device, "sim");
+  EXPECT_EQ(plan.maxModelLen, 40960);
+  EXPECT_EQ(plan.weightBytes, plan.model.parameterCount() * 2);
+  // 80 GB x 0.9 minus ~16 GB of weights leaves well over 50 GiB of KV cache at 144 KiB per token.
+  EXPECT_GT(plan.kvBudgetBytes, 50 * kGiB);
+  EXPECT_EQ(plan.kvBytesPerBlock, plan.model.kvBytesPerToken(2) * 16);
+  EXPECT_EQ(plan.numBlocks, plan.kvBudgetBytes / plan.kvBytesPerBlock);
+
+  options.gpuMemoryUtilization = 0.5;
+  EXPECT_LT(planEngine(options, 0).numBlocks, plan.numBlocks);
+  options.kvCacheMemoryBytes = 8 * kGiB;
+  EXPECT_EQ(planEngine(options, 0).numBlocks, 8 * kGiB / plan.kvBytesPerBlock);
+}
+
+TEST(EngineSetup, RefusesWhatDoesNotFitNamingTheFlag) {
+  EngineOptions cpu;
+  cpu.model = "qwen3-32b";
+  cpu.device = "cpu";
+  EXPECT_NE(refusal(cpu, 16 * kGiB).find("does not fit on --device cpu"), std::string::npos);
+
+  EngineOptions sim;
+  sim.model = "qwen3-32b";
+  sim.device = "sim";
+  sim.simProfile = "h100";
+  sim.gpuMemoryUtilization = 0.5;
+  EXPECT_NE(refusal(sim, 0).find("--gpu-memory-utilization"), std::string::npos);
+
+  EngineOptions shortOfKv;
+  shortOfKv.model = "qwen3-0.6b";
+  shortOfKv.device = "cpu";
+  const std::string message = refusal(shortOfKv, 16 * kGiB);  // 1 GiB of float32 KV < 40960 tokens
+  EXPECT_NE(message.find("--max-model-len 40960"), std::string::npos) << message;
+  EXPECT_NE(message.find("largest --max-model-len"), std::string::npos) << message;
+
+  EngineOptions tooLong;
+  tooLong.model = "qwen3-tiny";
+  tooLong.device = "cpu";
+  tooLong.maxModelLen = 50000;
+  EXPECT_NE(refusal(tooLong, 16 * kGiB).find("max_position_embeddings"), std::string::npos);
+}
+
+TEST(EngineSetup, RefusesUnknownModelsCudaAndFp8Clearly) {
+  EngineOptions options;
+  options.model = "no-such-model";
+  EXPECT_NE(refusal(options, 16 * kGiB).find("Unknown model 'no-such-model'"), std::string::npos);
+  options.model = "qwen3-tiny";
+  options.device = "cuda";
+  EXPECT_NE(refusal(options, 16 * kGiB).find("no CUDA backend"), std::string::npos);
+  options.device = "cpu";
+  options.kvCacheDtype = "fp8";
+  EXPECT_NE(refusal(options, 16 * kGiB).find("--kv-cache-dtype fp8"), std::string::npos);
+  options.kvCacheDtype = "auto";
+  options.quantization = "fp8";
+  EXPECT_NE(refusal(options, 16 * kGiB).find("--quantization fp8"), std::string::npos);
+  options.quantization = "none";
+  options.loadFormat = "safetensors";
+  EXPECT_NE(refusal(options, 16 * kGiB).find("--load-format safetensors"), std::string::npos);
+}
+
+TEST(EngineSetup, AutoDeviceIsCpuWithDummyWeightsForAPreset) {
+  EngineOptions options;
+  options.model = "qwen3-tiny";
+  const EnginePlan plan = planEngine(options, 16 * kGiB);
+  EXPECT_EQ(plan.device, "cpu");
+  EXPECT_EQ(plan.loadFormat, "dummy");
+  EXPECT_EQ(plan.kvBudgetBytes, kDefaultCpuKvCacheBytes);
+  EXPECT_EQ(plan.servedModelName, "qwen3-tiny");
+}
+
+}  // namespace
+}  // namespace ayar::engine
