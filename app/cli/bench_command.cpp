@@ -129,6 +129,7 @@ struct BenchFlags {
   std::string resultFilename;
   std::vector<std::string> metadata;
   std::string label;
+  std::string extraBody;
   std::string store;
   bool noStore = false;
   double requestTimeout = 6 * 3600.0;
@@ -219,6 +220,13 @@ int runBench(const BenchFlags& flags, const Overrides& overrides, CLI::App& comm
     const auto eq = item.find('=');
     if (eq == std::string::npos || eq == 0) throw Error("--metadata takes KEY=VALUE, not \"" + item + "\"");
     spec.metadata.emplace_back(item.substr(0, eq), item.substr(eq + 1));
+  }
+  if (!flags.extraBody.empty()) {
+    try {
+      spec.extraBody = nlohmann::json::parse(flags.extraBody);
+    } catch (const nlohmann::json::exception& e) {
+      throw Error("--extra-body is not valid JSON (" + std::string(e.what()) + "): give an object such as '{\"top_k\": 20}'");
+    }
   }
   spec.requestTimeoutS = flags.requestTimeout;
   if (!flags.noStore)
@@ -318,8 +326,9 @@ int runBench(const BenchFlags& flags, const Overrides& overrides, CLI::App& comm
         std::cerr << "  " << e.count << " x " << e.message << "\n";
     }
   }
-  if (outcomes.empty() && run.cancelled()) {
-    std::cerr << "ayar: stopped before any request was sent\n";
+  if (run.cancelled()) {
+    // Interrupted by the user: what was measured is printed and stored, and scripts see 130.
+    if (outcomes.empty()) std::cerr << "ayar: stopped before any request was sent\n";
     return 130;
   }
   return exitCode;
@@ -427,6 +436,7 @@ void addBenchCommand(CLI::App& app, int& exitCode) {
               [flags](ProfileSpec& p) { p.temperature = flags->temperature; });
   profileFlag("--top-p", f.topP, "Top-p sampling", [flags](ProfileSpec& p) { p.topP = flags->topP; });
   profileFlag("--top-k", f.topK, "Top-k sampling", [flags](ProfileSpec& p) { p.topK = flags->topK; });
+  add("--extra-body,--extra-request-body", f.extraBody, "A JSON object merged into every request body, e.g. '{\"top_k\": 20}'");
   profileFlag("--seed", v.seed, "Seed of the dataset and the arrival schedule (default 0)",
               [flags](ProfileSpec& p) { p.seed = flags->values.seed; });
 

@@ -229,6 +229,9 @@ bool EngineLauncher::startOnce(int port, int attempt, bool retryIfPortTaken) {
   options.appendToLog = attempt > 1;
   for (const auto& [name, value] : m_spec.environment)
     options.environment.emplace_back(name, value);
+  // The bundled engine stops by itself when this process dies without stopping it (SIGKILL).
+  if (m_spec.kind == EngineKind::Bundled)
+    options.environment.emplace_back("AYAR_PARENT_PID", std::to_string(::getpid()));
   if (!m_template.apiKeyEnv.empty() && !m_apiKey.empty())
     options.environment.emplace_back(m_template.apiKeyEnv, m_apiKey);
   options.onOutputLine = m_options.onLogLine;

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <random>
 
@@ -26,8 +27,19 @@ std::string currentHostName() {
 
 bool processAlive(std::int64_t pid) {
   if (pid <= 0 || pid > INT32_MAX) return false;
-  if (::kill(static_cast<pid_t>(pid), 0) == 0) return true;
-  return errno == EPERM;  // exists, owned by someone else
+  if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno != EPERM) return false;  // EPERM: someone else's
+  // A zombie has died; only its parent has not reaped it yet (state 'Z' after "pid (comm) ").
+  char path[64];
+  std::snprintf(path, sizeof path, "/proc/%lld/stat", static_cast<long long>(pid));
+  if (std::FILE* stat = std::fopen(path, "r")) {
+    char buffer[512];
+    const std::size_t n = std::fread(buffer, 1, sizeof buffer - 1, stat);
+    std::fclose(stat);
+    buffer[n] = '\0';
+    if (const char* close = std::strrchr(buffer, ')'); close && close[1] == ' ' && close[2] == 'Z')
+      return false;
+  }
+  return true;
 }
 
 double unixTimeNowS() {

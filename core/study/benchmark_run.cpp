@@ -122,6 +122,7 @@ std::vector<RunOutcome> BenchmarkRun::run() {
   const ProfileSpec& profile = spec.profile;
   profile.validate();
   spec.engine.validate();
+  if (!spec.extraBody.is_object()) throw Error("--extra-body must be a JSON object, e.g. '{\"top_k\": 20}'");
   auto stage = [&](const std::string& message) {
     if (m_observer.onStage) m_observer.onStage(message);
   };
@@ -184,6 +185,41 @@ std::vector<RunOutcome> BenchmarkRun::run() {
   const bool simulated = serverIsSimulated(baseUrl, apiKey);
   if (simulated) stage("the server says its results are SIMULATED (no real model runs)");
 
+  LoadRunnerConfig baseConfig;
+  baseConfig.baseUrl = baseUrl;
+  baseConfig.endpointPath = endpoint;
+  baseConfig.body.api = api;
+  baseConfig.body.model = requestModel;
+  baseConfig.body.ignoreEos = profile.ignoreEos;
+  baseConfig.body.temperature = profile.temperature;
+  baseConfig.body.extraBody = spec.extraBody;
+  if (profile.topP) baseConfig.body.extraBody["top_p"] = *profile.topP;
+  if (profile.topK) baseConfig.body.extraBody["top_k"] = *profile.topK;
+  baseConfig.apiKey = apiKey;
+  baseConfig.maxConcurrency = profile.maxConcurrency.value_or(0);
+  baseConfig.requestTimeoutS = spec.requestTimeoutS;
+  baseConfig.countTokens = [tokenizer](std::string_view text) {
+    return static_cast<int>(tokenizer->encode(text).size());
+  };
+
+  // One request first, as vLLM's client does: a wrong model, key or endpoint stops here with the
+  // server's own words instead of failing every request, and the first request's one-time costs
+  // (connection, the server's first tokenization) stay out of the measurement.
+  if (!built.requests.empty() && !m_cancelled) {
+    stage("sending one test request");
+    LoadRequest probe = built.requests.front();
+    probe.expectedOutputTokens = 1;  // enough to prove the route; long outputs would only delay the run
+    LoadRunnerConfig probeConfig = baseConfig;
+    probeConfig.maxConcurrency = 0;
+    probeConfig.requestTimeoutS = std::min(spec.requestTimeoutS, 600.0);
+    const auto probeRecords = runLoad(probeConfig, {probe}, ArrivalSchedule::throughput(1));
+    if (probeRecords.empty() || !probeRecords.front().success) {
+      const std::string reason = probeRecords.empty() ? "no answer" : probeRecords.front().error;
+      throw Error("the test request to " + baseUrl + endpoint + " failed: " + reason +
+                  ". Check --model, --api-key, --backend and --endpoint against what the server serves");
+    }
+  }
+
   // What to run: one load test, or a sweep's several.
   const std::size_t count = built.requests.size();
   std::vector<LoadPlan> plans;
@@ -226,6 +262,7 @@ std::vector<RunOutcome> BenchmarkRun::run() {
     info.engine["command"] = launcher.displayCommand();
     info.engine["simulated"] = simulated;
     info.config = {{"load", plan.title},
+                   {"extra_body", spec.extraBody},
                    {"request_timeout_s", spec.requestTimeoutS},
                    {"metadata", spec.metadata},
                    {"percentiles", spec.summary.percentiles}};
@@ -236,21 +273,7 @@ std::vector<RunOutcome> BenchmarkRun::run() {
     std::vector<RequestRecord> records;
     records.reserve(count);
 
-    LoadRunnerConfig config;
-    config.baseUrl = baseUrl;
-    config.endpointPath = endpoint;
-    config.body.api = api;
-    config.body.model = requestModel;
-    config.body.ignoreEos = profile.ignoreEos;
-    config.body.temperature = profile.temperature;
-    if (profile.topP) config.body.extraBody["top_p"] = *profile.topP;
-    if (profile.topK) config.body.extraBody["top_k"] = *profile.topK;
-    config.apiKey = apiKey;
-    config.maxConcurrency = profile.maxConcurrency.value_or(0);
-    config.requestTimeoutS = spec.requestTimeoutS;
-    config.countTokens = [tokenizer](std::string_view text) {
-      return static_cast<int>(tokenizer->encode(text).size());
-    };
+    LoadRunnerConfig config = baseConfig;
     config.sink = [&](std::vector<RequestRecord>&& batch) {
       if (m_observer.onRecords) m_observer.onRecords(batch);
       if (writer) writer->addRecords(batch);
@@ -322,6 +345,7 @@ std::vector<RunOutcome> BenchmarkRun::run() {
     outcome.title = plan.title;
     outcome.requestRate = plan.requestRate;
     outcome.clientCpuS = runner.clientThreadCpuS();
+    outcome.origin = runner.origin();
     outcome.cancelled = m_cancelled.load();
     {
       std::lock_guard lock(recordsMutex);

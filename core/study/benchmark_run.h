@@ -1,6 +1,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -23,6 +24,7 @@ struct RunOutcome {
   std::string title;  // "rate 4 req/s", "synchronous", ... (sweeps run several)
   RunSummary summary;
   std::vector<RequestRecord> records;  // sorted by index; cancelled requests excluded
+  std::chrono::steady_clock::time_point origin;  // the instant the records' startS and scheduledS count from
   nlohmann::ordered_json result;       // the vLLM-compatible result (detailed)
   std::optional<std::int64_t> storeRunId;
   bool cancelled = false;     // stopped by cancel() before every request was sent

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <utility>
@@ -26,6 +27,8 @@ struct RunSpec {
   std::string tokenizer;
   ProfileSpec profile;
   SummaryOptions summary;
+  // Merged into every request body last (vLLM's --extra-body), e.g. {"chat_template_kwargs": {...}}.
+  nlohmann::json extraBody = nlohmann::json::object();
   std::string label;
   std::vector<std::pair<std::string, std::string>> metadata;  // --metadata KEY=VALUE
   double requestTimeoutS = 6 * 3600.0;

@@ -37,6 +37,7 @@ GenerationStream::GenerationStream(GenerationStreamSetup setup, const Tokenizer&
       m_metrics(metrics),
       m_connection(std::move(connection)),
       m_formatter(m_setup.route, m_setup.responseId, m_setup.created, m_setup.model),
+      m_tokenizer(tokenizer),
       m_decoder(tokenizer, m_setup.skipSpecialTokens),
       m_stopMatcher(m_setup.stop) {}
 
@@ -108,7 +109,10 @@ void GenerationStream::appendToken(TokenId token, bool lastOfOutput, FinishReaso
       channel = TextChannel::kContent;
     }
   }
-  if (isText) {
+  // The model's vocabulary can be larger than the tokenizer's (Qwen3 pads 151669 ids to 151936):
+  // such ids are counted and streamed like any token, with no text, as transformers decodes them.
+  const bool hasText = !m_tokenizer.tokenBytes(token).empty();
+  if (isText && hasText) {
     const auto stop = feed(m_decoder.push(token));
     if (stop.stopped) return finish("stop", stop.matched, m_released, channel);
   }

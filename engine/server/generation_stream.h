@@ -75,6 +75,7 @@ class GenerationStream {
   ServerMetrics& m_metrics;
   std::shared_ptr<HttpConnection> m_connection;  // released (on the io thread) once the response ends
   SseChunkFormatter m_formatter;
+  const Tokenizer& m_tokenizer;
   IncrementalDecoder m_decoder;
   StopStringMatcher m_stopMatcher;
 

@@ -226,6 +226,7 @@ void HttpSession::onRequest(beast::error_code ec) {
   if (ec) return onReadError(ec);
   auto& parsed = m_parser->get();
   HttpRequest request;
+  request.receivedAt = SteadyClock::now();
   request.method = std::string(parsed.method_string());
   const std::string_view target(parsed.target().data(), parsed.target().size());
   request.path = std::string(target.substr(0, target.find('?')));

@@ -28,6 +28,8 @@ struct HttpRequest {
   std::string path;    // the target without its query string
   std::string authorization;
   std::string body;
+  // When the whole request had been read: the request's arrival for the engine (TTFT counts from it).
+  std::chrono::steady_clock::time_point receivedAt = std::chrono::steady_clock::now();
 };
 
 // One client connection, as a handler sees it while it answers one request. Every method must be called

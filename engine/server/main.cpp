@@ -1,10 +1,12 @@
 // ayar-engine: the bundled OpenAI-compatible server. `ayar-engine serve MODEL [flags]` (see ENGINE.md).
 #include <pthread.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <thread>
@@ -138,9 +140,32 @@ int serve(const EngineOptions& options) {
     openai.beginShutdown();
     server->stop();
   });
+  // Started by Ayar (the launcher sets AYAR_PARENT_PID): when that program dies, even by SIGKILL, the
+  // engine is reparented, and stops rather than hold the port and the memory for nobody.
+  std::thread parentWatch;
+  if (const char* parent = std::getenv("AYAR_PARENT_PID"); parent && std::atol(parent) == ::getppid()) {
+    parentWatch = std::thread([&stopRequested, parentPid = ::getppid()] {
+      while (!stopRequested.load()) {
+        if (::getppid() != parentPid) {
+          std::fprintf(stderr, "INFO ayar-engine: the program that started it is gone: stopping\n");
+          ::kill(::getpid(), SIGTERM);
+          return;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(250));
+      }
+    });
+  }
+  // Each io thread tokenizes its requests with per-thread state (regex match data, JIT stack, word
+  // cache shard): set it up now, so that no client's first request on a thread pays for it.
+  for (std::size_t worker = 0; worker < server->workerCount(); ++worker) {
+    server->post(worker, [tokenizer] {
+      tokenizer->encode("Warm-up: the first request on this thread should cost what every other one does.");
+    });
+  }
   server->run();
   if (!stopRequested.exchange(true)) pthread_kill(signalWaiter.native_handle(), SIGTERM);
   signalWaiter.join();
+  if (parentWatch.joinable()) parentWatch.join();
 
   // The loop first: its destructor gives unfinished requests their final events, which the service's
   // inboxes still receive.

@@ -295,6 +295,7 @@ void OpenAiService::handleGeneration(ApiRoute route, const std::shared_ptr<HttpC
   setup.route = route;
   setup.responseId = newResponseId(route);
   setup.created = unixSeconds();
+  setup.arrival = httpRequest.receivedAt;
   setup.model = m_model.servedName;
   setup.stream = request.stream;
   setup.includeUsage = request.includeUsage;

@@ -1,12 +1,15 @@
 #include "core/store/store_path.h"
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <optional>
 #include <string>
 
 #include "core/error.h"
+#include "core/store/process_identity.h"
 #include "tests/support/test_env.h"
 
 namespace ayar {
@@ -67,6 +70,27 @@ TEST(StorePath, WithoutHomeOrXdgIsAnErrorSayingWhatToSet) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("HOME"), std::string::npos) << e.what();
   }
+}
+
+}  // namespace
+}  // namespace ayar
+
+namespace ayar {
+namespace {
+
+// A writer that died but was not yet reaped by its parent (a zombie) is dead for the store, so
+// its run lists as interrupted at once.
+TEST(ProcessIdentity, AZombieCountsAsDeadAndALiveProcessAsAlive) {
+  EXPECT_TRUE(processAlive(currentProcessId()));
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) ::_exit(0);
+  // Wait for the exit without reaping it (WNOWAIT leaves the zombie in place).
+  siginfo_t info{};
+  ASSERT_EQ(::waitid(P_PID, static_cast<id_t>(child), &info, WEXITED | WNOWAIT), 0);
+  EXPECT_FALSE(processAlive(child));
+  ::waitpid(child, nullptr, 0);
+  EXPECT_FALSE(processAlive(child));
 }
 
 }  // namespace

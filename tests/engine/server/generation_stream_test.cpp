@@ -19,8 +19,8 @@ using nlohmann::json;
 using test::httpPost;
 using test::qwen3Tokenizer;
 
-// Serves POST /{completions|chat}: {"text": ..., "stream": bool, "reasoning": bool, "stop": [...]}
-// answered by a GenerationStream that receives the text's tokens one event each.
+// Serves POST /{completions|chat}: {"text": ... | "ids": [...], "stream": bool, "reasoning": bool, "stop":
+// [...]} answered by a GenerationStream that receives the text's tokens one event each.
 class ScriptedGenerationServer {
  public:
   ScriptedGenerationServer()
@@ -42,7 +42,9 @@ class ScriptedGenerationServer {
  private:
   void handle(const std::shared_ptr<HttpConnection>& connection, const HttpRequest& request) {
     const json body = json::parse(request.body);
-    const std::vector<TokenId> tokens = qwen3Tokenizer().encode(body["text"].get<std::string>());
+    const std::vector<TokenId> tokens = body.contains("ids")
+                                            ? body["ids"].get<std::vector<TokenId>>()
+                                            : qwen3Tokenizer().encode(body["text"].get<std::string>());
     GenerationStreamSetup setup;
     setup.route = request.path == "/chat" ? ApiRoute::kChatCompletions : ApiRoute::kCompletions;
     setup.responseId = "test-1";
@@ -133,6 +135,23 @@ TEST(GenerationStream, StopStringBetweenTokensCutsTheStreamAndFinishesWithStop) 
   EXPECT_EQ(joined, "alpha be");
   EXPECT_EQ(chunks.back()["choices"][0]["finish_reason"], "stop");
   EXPECT_EQ(chunks.back()["choices"][0]["stop_reason"], "ta gam");
+}
+
+// Qwen3's model vocabulary (151936) is larger than its tokenizer's (151669 ids): dummy weights can
+// sample the padding ids. They count as generated tokens and carry no text, as transformers decodes
+// them, and the server keeps serving.
+TEST(GenerationStream, IdsBeyondTheTokenizerCountButHaveNoText) {
+  ScriptedGenerationServer server;
+  const std::vector<TokenId> ok = qwen3Tokenizer().encode("ok");
+  ASSERT_EQ(ok.size(), 1u);
+  const json request = {{"ids", {151700, ok[0], 151935}}, {"stream", true}};
+  const std::vector<json> chunks = chunksOf(httpPost(server.url("/completions"), request.dump()));
+  std::string joined;
+  for (const json& chunk : chunks)
+    joined += chunk["choices"][0]["text"].get<std::string>();
+  EXPECT_EQ(joined, "ok");
+  EXPECT_EQ(chunks.size(), 3u);  // one chunk per token, as for any other token
+  EXPECT_EQ(chunks.back()["choices"][0]["finish_reason"], "length");
 }
 
 }  // namespace

@@ -1,0 +1,48 @@
+#include "tests/app/cli/cli_process.h"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+
+namespace ayar::test {
+
+CliProcess::CliProcess(const std::vector<std::string>& args, const std::filesystem::path& logPath)
+    : m_logPath(logPath) {
+  ProcessOptions options;
+  options.args = {AYAR_CLI_BIN};
+  options.args.insert(options.args.end(), args.begin(), args.end());
+  options.logPath = logPath;
+  options.destructorGrace = std::chrono::milliseconds(3000);
+  options.tailLines = 100000;  // the whole output, complete once the exit has been seen
+  m_process = std::make_unique<Process>(options);
+}
+
+int CliProcess::wait(std::chrono::seconds timeout) {
+  auto exit = m_process->wait(timeout);
+  if (!exit) {
+    ADD_FAILURE() << "ayar-cli still runs after " << timeout.count() << " s; its output:\n" << output();
+    exit = m_process->stop(std::chrono::milliseconds(2000));
+  }
+  return exit->signal ? 128 + exit->signal : exit->exitCode;
+}
+
+void CliProcess::signal(int signalNumber) {
+  ::kill(m_process->pid(), signalNumber);
+}
+
+std::string CliProcess::output() const {
+  std::string text;
+  for (const auto& line : m_process->tail())
+    text += line + "\n";
+  return text;
+}
+
+CliResult runCli(const std::vector<std::string>& args, const std::filesystem::path& logPath,
+                 std::chrono::seconds timeout) {
+  CliProcess cli(args, logPath);
+  CliResult result;
+  result.exitCode = cli.wait(timeout);
+  result.output = cli.output();
+  return result;
+}
+
+}  // namespace ayar::test

@@ -1,0 +1,244 @@
+#include "core/study/benchmark_run.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <condition_variable>
+#include <thread>
+
+#include "core/error.h"
+#include "core/store/result_store.h"
+#include "tests/support/sse_server/sse_test_server.h"
+#include "tests/support/test_env.h"
+
+namespace ayar {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms(Clock::duration d) {
+  return std::chrono::duration<double, std::milli>(d).count();
+}
+
+RunSpec remoteSpec(const test::SseTestServer& server, const std::filesystem::path& store) {
+  RunSpec spec;
+  spec.engine.kind = EngineKind::Remote;
+  spec.engine.baseUrl = server.baseUrl();
+  spec.engine.model = "test-model";
+  spec.tokenizer = test::tokenizerDir().string();
+  spec.profile.datasetName = "random";
+  spec.profile.randomInputLen = 32;
+  spec.profile.randomOutputLen = 8;
+  spec.profile.numPrompts = 12;
+  spec.profile.requestRate = 50;
+  spec.storePath = store;
+  return spec;
+}
+
+// The client's TTFT and TPOT agree with the server's own timings within a millisecond. The server
+// runs in this process, so both sides read the same steady clock: each record is matched to the
+// request the server received just after the client sent it. On a busy 2-core machine the OS can
+// park a thread for a scheduler tick, so one of a few short runs must be clean; a wrong definition
+// (TTFT taken after parsing, from the schedule, or from the usage chunk) fails every run.
+TEST(BenchmarkRun, MeasuredTtftAndTpotMatchTheServerWithinAMillisecond) {
+  test::TempDir dir;
+  double worstTtft = 0, worstTpot = 0;
+  for (int attempt = 0; attempt < 4; ++attempt) {
+    test::SseTestServer server({.ttftMs = 40, .itlMs = 7, .tokensPerChunk = 1, .recordRequests = true});
+    BenchmarkRun run(remoteSpec(server, dir / ("store" + std::to_string(attempt) + ".db")));
+    const auto outcomes = run.run();
+    ASSERT_EQ(outcomes.size(), 1u);
+    const RunOutcome& outcome = outcomes.front();
+    ASSERT_EQ(outcome.summary.completed, 12);
+    std::vector<test::ServedRequest> streams;
+    for (const auto& request : server.servedRequests()) {
+      if (request.path == "/v1/completions") streams.push_back(request);
+    }
+    ASSERT_EQ(streams.size(), 13u);  // the test request first, then the run
+    worstTtft = worstTpot = 0;
+    for (const auto& record : outcome.records) {
+      const auto start = outcome.origin + std::chrono::duration_cast<Clock::duration>(
+                                              std::chrono::duration<double>(record.startS));
+      const auto served = std::min_element(streams.begin(), streams.end(), [&](const auto& a, const auto& b) {
+        return std::abs(ms(a.receivedAt - start)) < std::abs(ms(b.receivedAt - start));
+      });
+      ASSERT_LT(std::abs(ms(served->receivedAt - start)), 50.0);
+      ASSERT_EQ(served->chunkSentAt.size(), 8u);
+      ASSERT_EQ(record.chunkTimesS.size(), 8u);
+      const double serverTtft = ms(served->chunkSentAt.front() - served->receivedAt);
+      const double serverTpot = ms(served->chunkSentAt.back() - served->chunkSentAt.front()) / 7.0;
+      const double clientTpot = (record.latencyS() - record.ttftS()) * 1000.0 / 7.0;
+      worstTtft = std::max(worstTtft, std::abs(record.ttftS() * 1000.0 - serverTtft));
+      worstTpot = std::max(worstTpot, std::abs(clientTpot - serverTpot));
+    }
+    EXPECT_NEAR(outcome.summary.ttft.meanMs, 40.0, 5.0);
+    EXPECT_NEAR(outcome.summary.tpot.meanMs, 7.0, 1.0);
+    if (worstTtft <= 1.0 && worstTpot <= 1.0) break;
+  }
+  EXPECT_LE(worstTtft, 1.0);
+  EXPECT_LE(worstTpot, 1.0);
+}
+
+TEST(BenchmarkRun, StoresTheRunItsRequestsAndSamples) {
+  test::TempDir dir;
+  test::SseTestServer server({.ttftMs = 5, .itlMs = 150, .tokensPerChunk = 1, .recordRequests = false});
+  RunSpec spec = remoteSpec(server, dir / "store.db");
+  spec.label = "baseline";
+  spec.profile.numPrompts = 4;
+  spec.profile.randomOutputLen = 10;  // ~1.4 s per request: the sampler takes at least one sample
+  spec.metadata = {{"gpu", "none"}};
+  BenchmarkRun run(spec);
+  const auto outcomes = run.run();
+  ASSERT_EQ(outcomes.size(), 1u);
+  ASSERT_TRUE(outcomes.front().storeRunId);
+  ResultStore store(dir / "store.db");
+  const auto detail = store.loadRun(*outcomes.front().storeRunId);
+  ASSERT_TRUE(detail);
+  EXPECT_EQ(detail->run.status, RunStatus::Completed);
+  EXPECT_EQ(detail->run.info.label, "baseline");
+  EXPECT_EQ(detail->requests.size(), 4u);
+  EXPECT_EQ(detail->run.summary.value("completed", 0), 4);
+  EXPECT_EQ(detail->run.result.value("gpu", ""), "none");
+  const bool hasInFlight = std::any_of(detail->samples.begin(), detail->samples.end(),
+                                       [](const Sample& s) { return s.name == "client.in_flight"; });
+  EXPECT_TRUE(hasInFlight);
+}
+
+TEST(BenchmarkRun, CancelKeepsWhatFinishedAndMarksTheRunCancelled) {
+  test::TempDir dir;
+  test::SseTestServer server({.ttftMs = 1, .itlMs = 20, .tokensPerChunk = 1, .recordRequests = false});
+  RunSpec spec = remoteSpec(server, dir / "store.db");
+  spec.profile.numPrompts = 40;
+  spec.profile.requestRate = 10;  // four seconds of arrivals
+  spec.profile.randomOutputLen = 5;
+  std::mutex mutex;
+  std::condition_variable cv;
+  std::size_t finished = 0;
+  RunObserver observer;
+  observer.onRecords = [&](std::span<const RequestRecord> records) {
+    std::lock_guard lock(mutex);
+    finished += records.size();
+    cv.notify_all();
+  };
+  BenchmarkRun run(spec, observer);
+  std::thread canceller([&] {
+    std::unique_lock lock(mutex);
+    cv.wait_for(lock, std::chrono::seconds(20), [&] { return finished >= 3; });
+    lock.unlock();
+    run.cancel();
+  });
+  const auto outcomes = run.run();
+  canceller.join();
+  ASSERT_EQ(outcomes.size(), 1u);
+  const RunOutcome& outcome = outcomes.front();
+  EXPECT_TRUE(outcome.cancelled);
+  EXPECT_GE(outcome.summary.completed, 3);
+  EXPECT_LT(outcome.summary.completed + outcome.cancelledInFlight, 40);
+  EXPECT_EQ(outcome.summary.failed, 0);  // cut requests are not server failures
+  ResultStore store(dir / "store.db");
+  const auto stored = store.findRun(*outcome.storeRunId);
+  ASSERT_TRUE(stored);
+  EXPECT_EQ(stored->status, RunStatus::Cancelled);
+}
+
+TEST(BenchmarkRun, AFailingTestRequestStopsTheRunWithTheServersError) {
+  test::TempDir dir;
+  test::SseTestServer server;
+  RunSpec spec = remoteSpec(server, dir / "store.db");
+  spec.profile.numPrompts = 5;
+  spec.extraBody = {{"ayar_test", {{"status", 500}}}};
+  BenchmarkRun run(spec);
+  try {
+    run.run();
+    FAIL() << "a server that fails every request must stop the run";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("test request"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("500"), std::string::npos) << e.what();
+  }
+  const auto served = server.servedRequests();
+  const auto generations = std::count_if(
+      served.begin(), served.end(), [](const test::ServedRequest& r) { return r.path == "/v1/completions"; });
+  EXPECT_EQ(generations, 1) << "only the test request goes out";
+}
+
+TEST(BenchmarkRun, RequestsThatFailDuringTheRunAreCountedAndStored) {
+  test::TempDir dir;
+  test::SseTestServer server;
+  RunSpec spec = remoteSpec(server, dir / "store.db");
+  spec.profile.numPrompts = 30;
+  spec.profile.randomOutputLen = 4;
+  spec.profile.randomRangeRatio = 0.5;  // 2..6 chunks: those past 3 are dropped
+  spec.extraBody = {{"ayar_test", {{"drop_after_chunks", 3}}}};
+  BenchmarkRun run(spec);
+  const auto outcomes = run.run();
+  ASSERT_EQ(outcomes.size(), 1u);
+  const RunSummary& summary = outcomes.front().summary;
+  EXPECT_GT(summary.completed, 0);
+  EXPECT_GT(summary.failed, 0);
+  EXPECT_EQ(summary.completed + summary.failed, 30);
+  ASSERT_FALSE(summary.errors.empty());
+  EXPECT_NE(summary.errors.front().message.find("mid-stream"), std::string::npos);
+  ResultStore store(dir / "store.db");
+  const auto stored = store.loadRun(*outcomes.front().storeRunId);
+  EXPECT_EQ(stored->run.status, RunStatus::Completed);
+  EXPECT_EQ(stored->requests.size(), 30u);
+}
+
+TEST(BenchmarkRun, SweepRunsSynchronousThroughputAndTheRatesBetween) {
+  test::TempDir dir;
+  test::SseTestServer server({.ttftMs = 2, .itlMs = 2, .tokensPerChunk = 1, .recordRequests = false});
+  RunSpec spec = remoteSpec(server, dir / "store.db");
+  spec.profile.numPrompts = 6;
+  spec.profile.randomOutputLen = 3;
+  spec.profile.loadMode = LoadMode::Sweep;
+  spec.profile.sweepPoints = 2;
+  BenchmarkRun run(spec);
+  const auto outcomes = run.run();
+  ASSERT_EQ(outcomes.size(), 4u);
+  EXPECT_EQ(outcomes[0].title, "synchronous");
+  EXPECT_EQ(outcomes[1].title, "throughput");
+  EXPECT_EQ(outcomes[0].summary.maxConcurrentRequests, 1);
+  for (const auto& outcome : outcomes)
+    EXPECT_EQ(outcome.summary.completed, 6);
+  EXPECT_GT(outcomes[2].requestRate, outcomes[0].summary.requestThroughput);
+  EXPECT_LT(outcomes[3].requestRate, outcomes[1].summary.requestThroughput);
+  ResultStore store(dir / "store.db");
+  EXPECT_EQ(store.listRuns().size(), 4u);
+}
+
+TEST(BenchmarkRun, UnreachableEndpointIsAnErrorNamingTheUrl) {
+  test::TempDir dir;
+  RunSpec spec;
+  spec.engine.kind = EngineKind::Remote;
+  spec.engine.baseUrl = "http://127.0.0.1:1";
+  spec.engine.model = "m";
+  spec.tokenizer = test::tokenizerDir().string();
+  spec.profile.numPrompts = 2;
+  spec.profile.randomInputLen = 8;
+  spec.storePath = dir / "store.db";
+  BenchmarkRun run(spec);
+  try {
+    run.run();
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("127.0.0.1:1"), std::string::npos) << e.what();
+  }
+}
+
+TEST(BenchmarkRun, MissingTokenizerSaysHowToGetOne) {
+  RunSpec spec;
+  spec.engine.kind = EngineKind::Remote;
+  spec.engine.baseUrl = "http://127.0.0.1:1";
+  spec.engine.model = "m";
+  spec.tokenizer = "/nonexistent/tokenizer.json";
+  BenchmarkRun run(spec);
+  try {
+    run.run();
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/tokenizer.json"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace ayar

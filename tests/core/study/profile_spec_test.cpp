@@ -1,0 +1,126 @@
+#include "core/study/profile_spec.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "core/error.h"
+#include "tests/support/test_env.h"
+
+namespace ayar {
+namespace {
+
+TEST(ProfileSpec, EveryShippedProfileLoadsAndValidates) {
+  const auto profiles = listProfiles();
+  ASSERT_GE(profiles.size(), 9u);
+  for (const auto& profile : profiles) {
+    SCOPED_TRACE(profile.name);
+    EXPECT_NO_THROW(profile.validate());
+    EXPECT_EQ(profile.title.count("en"), 1u);
+    EXPECT_EQ(profile.title.count("tr"), 1u);
+  }
+}
+
+TEST(ProfileSpec, SeedProfilesMatchTheStudies) {
+  const ProfileSpec sharegpt = loadProfile("sharegpt-8rps");
+  EXPECT_EQ(sharegpt.datasetName, "sharegpt");
+  EXPECT_EQ(sharegpt.numPrompts, 1000);
+  EXPECT_DOUBLE_EQ(sharegpt.requestRate, 8.0);
+  EXPECT_TRUE(std::isinf(sharegpt.burstiness));  // guidellm's constant profile
+
+  const ProfileSpec longPrompt = loadProfile("random-4k-200");
+  EXPECT_EQ(longPrompt.randomInputLen, 4000);
+  EXPECT_EQ(longPrompt.randomOutputLen, 200);
+  EXPECT_EQ(longPrompt.numPrompts, 500);
+  EXPECT_EQ(longPrompt.seed, 42u);
+  EXPECT_TRUE(std::isinf(longPrompt.requestRate));
+}
+
+TEST(ProfileSpec, JsonRoundTripKeepsEveryField) {
+  ProfileSpec profile;
+  profile.name = "custom";
+  profile.datasetName = "prefix-repetition";
+  profile.numPrompts = 77;
+  profile.sharegptOutputLen = 9;
+  profile.prefixRepetitionPrefixLen = 100;
+  profile.temperature = 0.5;
+  profile.topK = 20;
+  profile.loadMode = LoadMode::Concurrent;
+  profile.concurrency = 12;
+  profile.requestRate = 3.5;
+  profile.burstiness = ProfileSpec::kInfinity;
+  profile.maxConcurrency = 4;
+  profile.seed = 7;
+  nlohmann::json json = profile;
+  EXPECT_EQ(json["burstiness"], "inf");
+  ProfileSpec back;
+  from_json(json, back);
+  EXPECT_EQ(nlohmann::json(back), json);
+  EXPECT_EQ(back.concurrency, 12);
+  EXPECT_EQ(back.maxConcurrency, 4);
+}
+
+TEST(ProfileSpec, UnknownFieldIsAnErrorNamingIt) {
+  ProfileSpec profile;
+  try {
+    from_json(nlohmann::json{{"num_prompt", 5}}, profile);
+    FAIL() << "a typo must not fall back to a default silently";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("num_prompt"), std::string::npos);
+  }
+}
+
+TEST(ProfileSpec, UnknownProfileNameListsTheKnownOnes) {
+  try {
+    loadProfile("no-such-profile");
+    FAIL();
+  } catch (const Error& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("no-such-profile"), std::string::npos);
+    EXPECT_NE(message.find("sharegpt-8rps"), std::string::npos);
+  }
+}
+
+TEST(ProfileSpec, ProfileFileWithBadValueNamesFileAndField) {
+  test::TempDir dir;
+  const auto file = dir / "bad.json";
+  std::ofstream(file) << R"({"name": "bad", "dataset_name": "random", "random_range_ratio": 1.5})";
+  try {
+    loadProfile(file.string());
+    FAIL();
+  } catch (const Error& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("bad.json"), std::string::npos);
+    EXPECT_NE(message.find("--random-range-ratio"), std::string::npos);
+  }
+  std::ofstream(dir / "broken.json") << "{not json";
+  EXPECT_THROW(loadProfile((dir / "broken.json").string()), Error);
+}
+
+TEST(ProfileSpec, ValidateRejectsOutOfRangeValues) {
+  ProfileSpec profile;
+  profile.numPrompts = 0;
+  EXPECT_THROW(profile.validate(), Error);
+  profile = {};
+  profile.requestRate = 0;
+  EXPECT_THROW(profile.validate(), Error);
+  profile = {};
+  profile.datasetName = "nope";
+  EXPECT_THROW(profile.validate(), Error);
+  profile = {};
+  profile.backend = "grpc";
+  EXPECT_THROW(profile.validate(), Error);
+}
+
+TEST(ProfileSpec, DescribeSaysDatasetCountAndSchedule) {
+  ProfileSpec profile;
+  profile.randomInputLen = 128;
+  profile.randomOutputLen = 4;
+  profile.numPrompts = 10;
+  profile.requestRate = 2;
+  profile.maxConcurrency = 3;
+  EXPECT_EQ(profile.describe(), "random 128->4 x10, rate 2 req/s, burstiness 1, max concurrency 3");
+}
+
+}  // namespace
+}  // namespace ayar
