@@ -134,6 +134,7 @@ struct BenchFlags {
   bool noStore = false;
   double requestTimeout = 6 * 3600.0;
   bool disableTqdm = false;
+  bool realtimeClient = false;
   // The values of the flags a profile may also set (applied only when given).
   ProfileSpec values;
   int sharegptOutputLen = 0;
@@ -225,10 +226,12 @@ int runBench(const BenchFlags& flags, const Overrides& overrides, CLI::App& comm
     try {
       spec.extraBody = nlohmann::json::parse(flags.extraBody);
     } catch (const nlohmann::json::exception& e) {
-      throw Error("--extra-body is not valid JSON (" + std::string(e.what()) + "): give an object such as '{\"top_k\": 20}'");
+      throw Error("--extra-body is not valid JSON (" + std::string(e.what()) +
+                  "): give an object such as '{\"top_k\": 20}'");
     }
   }
   spec.requestTimeoutS = flags.requestTimeout;
+  spec.realtimeClient = flags.realtimeClient;
   if (!flags.noStore)
     spec.storePath = flags.store.empty() ? defaultStorePath() : std::filesystem::path(flags.store);
   spec.engineLogPath = flags.engineLog;
@@ -436,7 +439,8 @@ void addBenchCommand(CLI::App& app, int& exitCode) {
               [flags](ProfileSpec& p) { p.temperature = flags->temperature; });
   profileFlag("--top-p", f.topP, "Top-p sampling", [flags](ProfileSpec& p) { p.topP = flags->topP; });
   profileFlag("--top-k", f.topK, "Top-k sampling", [flags](ProfileSpec& p) { p.topK = flags->topK; });
-  add("--extra-body,--extra-request-body", f.extraBody, "A JSON object merged into every request body, e.g. '{\"top_k\": 20}'");
+  add("--extra-body,--extra-request-body", f.extraBody,
+      "A JSON object merged into every request body, e.g. '{\"top_k\": 20}'");
   profileFlag("--seed", v.seed, "Seed of the dataset and the arrival schedule (default 0)",
               [flags](ProfileSpec& p) { p.seed = flags->values.seed; });
 
@@ -469,6 +473,9 @@ void addBenchCommand(CLI::App& app, int& exitCode) {
   add("--store", f.store, "Results store file (default: ~/.local/share/ayar/ayar.db)");
   addFlag("--no-store", f.noStore, "Do not write the run into the results store");
   addFlag("--disable-tqdm", f.disableTqdm, "No progress display");
+  addFlag("--realtime-client", f.realtimeClient,
+          "Run the client thread at real-time priority (root or CAP_SYS_NICE): keeps dispatch lag low when a "
+          "local engine shares the cores");
 
   cmd->callback([cmd, flags, overrides, &exitCode] { exitCode = runBench(*flags, *overrides, *cmd); });
 }

@@ -1,5 +1,7 @@
 #include "core/load/load_runner.h"
 
+#include <pthread.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <time.h>
 
@@ -168,6 +170,11 @@ LoadProgress LoadRunner::progress() const {
 }
 
 void LoadRunner::runLoop(Run& run) {
+  if (m_config.realtimeClient) {
+    sched_param priority{};
+    priority.sched_priority = 10;  // above every normal thread, below the kernel's own
+    m_realtimeGranted = pthread_setschedparam(pthread_self(), SCHED_FIFO, &priority) == 0;
+  }
   StreamClient& client = *run.client;
   const std::size_t count = run.counts.size();
   const auto interval = toDuration(m_config.sinkIntervalS);

@@ -43,6 +43,11 @@ struct LoadRunnerConfig {
   // Counts output tokens when the server sends no usage (the record says so); without it the number of
   // chunks with choices stands in. Runs on the client thread.
   std::function<int(std::string_view)> countTokens;
+  // Runs the client thread under SCHED_FIFO (needs root or CAP_SYS_NICE). On a machine whose cores are
+  // busy (a local engine, other jobs), the OS then never parks the client behind other work, which
+  // keeps dispatch lag under a millisecond. When refused, the run goes on at normal priority and
+  // realtimeGranted() says so.
+  bool realtimeClient = false;
 };
 
 // A thread-safe snapshot of a run in progress.
@@ -83,6 +88,8 @@ class LoadRunner {
   Clock::time_point origin() const { return m_origin; }
   // CPU time the client thread used, for the client-overhead figure (valid after wait()).
   double clientThreadCpuS() const { return m_clientThreadCpuS; }
+  // Whether the client thread got the real-time priority it asked for (valid once start() returned).
+  bool realtimeGranted() const { return m_realtimeGranted.load(); }
 
  private:
   struct Run;
@@ -101,6 +108,7 @@ class LoadRunner {
   std::atomic<std::size_t> m_completed{0};
   std::atomic<std::size_t> m_failed{0};
   double m_clientThreadCpuS = 0;
+  std::atomic<bool> m_realtimeGranted{false};
   std::exception_ptr m_error;
 };
 

@@ -198,6 +198,7 @@ std::vector<RunOutcome> BenchmarkRun::run() {
   baseConfig.apiKey = apiKey;
   baseConfig.maxConcurrency = profile.maxConcurrency.value_or(0);
   baseConfig.requestTimeoutS = spec.requestTimeoutS;
+  baseConfig.realtimeClient = spec.realtimeClient;
   baseConfig.countTokens = [tokenizer](std::string_view text) {
     return static_cast<int>(tokenizer->encode(text).size());
   };
@@ -284,6 +285,11 @@ std::vector<RunOutcome> BenchmarkRun::run() {
 
     LoadRunner runner(config);
     runner.start(built.requests, plan.schedule);
+    if (spec.realtimeClient && !runner.realtimeGranted()) {
+      stage(
+          "warning: the client thread could not get real-time priority (it needs root or CAP_SYS_NICE); "
+          "on a busy machine dispatch lag may suffer");
+    }
     {
       std::lock_guard lock(m_state->mutex);
       m_state->runner = &runner;
@@ -396,6 +402,7 @@ std::vector<RunOutcome> BenchmarkRun::run() {
         {"cancelled_in_flight", outcome.cancelledInFlight},
         {"client",
          {{"cpu_s", outcome.clientCpuS},
+          {"realtime", runner.realtimeGranted()},
           {"chunks", chunks},
           {"cpu_s_per_1000_chunks",
            chunks ? outcome.clientCpuS * 1000.0 / static_cast<double>(chunks) : 0.0}}},

@@ -23,9 +23,9 @@ namespace ayar {
 struct RunOutcome {
   std::string title;  // "rate 4 req/s", "synchronous", ... (sweeps run several)
   RunSummary summary;
-  std::vector<RequestRecord> records;  // sorted by index; cancelled requests excluded
+  std::vector<RequestRecord> records;            // sorted by index; cancelled requests excluded
   std::chrono::steady_clock::time_point origin;  // the instant the records' startS and scheduledS count from
-  nlohmann::ordered_json result;       // the vLLM-compatible result (detailed)
+  nlohmann::ordered_json result;                 // the vLLM-compatible result (detailed)
   std::optional<std::int64_t> storeRunId;
   bool cancelled = false;     // stopped by cancel() before every request was sent
   int cancelledInFlight = 0;  // requests in flight when it was stopped (not in records)

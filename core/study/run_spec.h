@@ -32,6 +32,8 @@ struct RunSpec {
   std::string label;
   std::vector<std::pair<std::string, std::string>> metadata;  // --metadata KEY=VALUE
   double requestTimeoutS = 6 * 3600.0;
+  // Ask for real-time priority for the client thread (LoadRunnerConfig::realtimeClient).
+  bool realtimeClient = false;
   // The results store; empty: do not store.
   std::filesystem::path storePath;
   // Where the engine's log goes; empty: a file in the temp folder.
