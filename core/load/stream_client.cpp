@@ -369,7 +369,10 @@ struct StreamClient::Impl {
   }
 
   void armTimer(Clock::time_point deadline) {
-    if (armedDeadline == deadline) return;
+    // A timer already set to fire no later than needed will do: at worst poll() wakes early once and
+    // finds nothing due. Re-arming on every poll (libcurl moves its deadline by microseconds with each
+    // call) would cost a system call per chunk.
+    if (armedDeadline && *armedDeadline <= deadline) return;
     const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(deadline.time_since_epoch()).count();
     itimerspec spec{};
     spec.it_value.tv_sec = static_cast<time_t>(ns / 1'000'000'000);
