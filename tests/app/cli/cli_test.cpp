@@ -75,7 +75,9 @@ class EngineServer {
 TEST(AyarCli, BenchMeasuresTheSimsFixedTimingsWithinAMillisecond) {
   test::TempDir dir;
   double worstTtft = 1e9, worstTpot = 1e9;
-  for (int attempt = 0; attempt < 3 && (worstTtft > 1.0 || worstTpot > 1.0); ++attempt) {
+  for (int attempt = 0;
+       attempt < 3 && (worstTtft > 1.0 * test::kTimingSlack || worstTpot > 1.0 * test::kTimingSlack);
+       ++attempt) {
     const std::string name = "r" + std::to_string(attempt) + ".json";
     const auto result =
         runCli(withRandom({"bench", "--engine", "bundled", "--model", "qwen3-0.6b", "--device", "sim",
@@ -98,8 +100,8 @@ TEST(AyarCli, BenchMeasuresTheSimsFixedTimingsWithinAMillisecond) {
       worstTpot = std::max(worstTpot, std::abs(sum * 1000.0 / 9.0 - 5.0));
     }
   }
-  EXPECT_LE(worstTtft, 1.0);
-  EXPECT_LE(worstTpot, 1.0);
+  EXPECT_LE(worstTtft, 1.0 * test::kTimingSlack);
+  EXPECT_LE(worstTpot, 1.0 * test::kTimingSlack);
 }
 
 TEST(AyarCli, BenchPrintsTheBlockStoresTheRunAndRunsCommandsReadIt) {

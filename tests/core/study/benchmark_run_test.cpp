@@ -73,10 +73,10 @@ TEST(BenchmarkRun, MeasuredTtftAndTpotMatchTheServerWithinAMillisecond) {
     }
     EXPECT_NEAR(outcome.summary.ttft.meanMs, 40.0, 5.0);
     EXPECT_NEAR(outcome.summary.tpot.meanMs, 7.0, 1.0);
-    if (worstTtft <= 1.0 && worstTpot <= 1.0) break;
+    if (worstTtft <= 1.0 * test::kTimingSlack && worstTpot <= 1.0 * test::kTimingSlack) break;
   }
-  EXPECT_LE(worstTtft, 1.0);
-  EXPECT_LE(worstTpot, 1.0);
+  EXPECT_LE(worstTtft, 1.0 * test::kTimingSlack);
+  EXPECT_LE(worstTpot, 1.0 * test::kTimingSlack);
 }
 
 TEST(BenchmarkRun, StoresTheRunItsRequestsAndSamples) {
