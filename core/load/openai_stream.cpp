@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "core/tokenizer/utf8.h"
+
 namespace ayar {
 
 namespace {
@@ -15,24 +17,6 @@ constexpr int kMaxDepth = 64;
 std::string excerpt(std::string_view text, std::size_t limit = 200) {
   if (text.size() <= limit) return std::string(text);
   return std::string(text.substr(0, limit)) + "...";
-}
-
-void appendUtf8(std::string& out, std::uint32_t codePoint) {
-  if (codePoint < 0x80) {
-    out.push_back(static_cast<char>(codePoint));
-  } else if (codePoint < 0x800) {
-    out.push_back(static_cast<char>(0xC0 | (codePoint >> 6)));
-    out.push_back(static_cast<char>(0x80 | (codePoint & 0x3F)));
-  } else if (codePoint < 0x10000) {
-    out.push_back(static_cast<char>(0xE0 | (codePoint >> 12)));
-    out.push_back(static_cast<char>(0x80 | ((codePoint >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (codePoint & 0x3F)));
-  } else {
-    out.push_back(static_cast<char>(0xF0 | (codePoint >> 18)));
-    out.push_back(static_cast<char>(0x80 | ((codePoint >> 12) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | ((codePoint >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (codePoint & 0x3F)));
-  }
 }
 
 constexpr std::uint32_t kReplacementCharacter = 0xFFFD;
@@ -180,7 +164,7 @@ class JsonScanner {
           } else if (codePoint >= 0xDC00 && codePoint <= 0xDFFF) {
             codePoint = kReplacementCharacter;
           }
-          if (out) appendUtf8(*out, codePoint);
+          if (out) utf8::append(*out, static_cast<char32_t>(codePoint));
           continue;
         }
         default:

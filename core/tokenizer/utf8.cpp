@@ -12,6 +12,35 @@ bool inRange(unsigned char byte, unsigned char low, unsigned char high) {
   return byte >= low && byte <= high;
 }
 
+// What a lead byte promises: the sequence's length (0: not a lead byte) and the allowed range of
+// the second byte (no overlongs, no surrogates, nothing above U+10FFFF); later bytes are plain
+// continuation bytes.
+struct LeadByteRule {
+  std::size_t length = 0;
+  unsigned char secondLow = 0x80;
+  unsigned char secondHigh = 0xBF;
+};
+
+LeadByteRule leadByteRule(unsigned char lead) {
+  LeadByteRule rule;
+  if (inRange(lead, 0xC2, 0xDF)) {
+    rule.length = 2;
+  } else if (inRange(lead, 0xE0, 0xEF)) {
+    rule.length = 3;
+    if (lead == 0xE0) rule.secondLow = 0xA0;
+    if (lead == 0xED) rule.secondHigh = 0x9F;
+  } else if (inRange(lead, 0xF0, 0xF4)) {
+    rule.length = 4;
+    if (lead == 0xF0) rule.secondLow = 0x90;
+    if (lead == 0xF4) rule.secondHigh = 0x8F;
+  }
+  return rule;
+}
+
+bool continuationOk(const LeadByteRule& rule, std::size_t index, unsigned char byte) {
+  return index == 1 ? inRange(byte, rule.secondLow, rule.secondHigh) : inRange(byte, 0x80, 0xBF);
+}
+
 }  // namespace
 
 void append(std::string& out, char32_t codePoint) {
@@ -51,36 +80,19 @@ std::size_t validSequenceLength(std::string_view text, std::size_t pos, bool* in
   if (incompleteAtEnd) *incompleteAtEnd = false;
   const auto lead = static_cast<unsigned char>(text[pos]);
   if (lead < 0x80) return 1;
-  std::size_t length = 0;
-  // The allowed range of the second byte depends on the lead byte (no overlongs, no surrogates,
-  // nothing above U+10FFFF); later bytes are plain continuation bytes.
-  unsigned char secondLow = 0x80, secondHigh = 0xBF;
-  if (inRange(lead, 0xC2, 0xDF)) {
-    length = 2;
-  } else if (inRange(lead, 0xE0, 0xEF)) {
-    length = 3;
-    if (lead == 0xE0) secondLow = 0xA0;
-    if (lead == 0xED) secondHigh = 0x9F;
-  } else if (inRange(lead, 0xF0, 0xF4)) {
-    length = 4;
-    if (lead == 0xF0) secondLow = 0x90;
-    if (lead == 0xF4) secondHigh = 0x8F;
-  } else {
-    return 0;
-  }
-  for (std::size_t i = 1; i < length; ++i) {
+  const LeadByteRule rule = leadByteRule(lead);
+  if (rule.length == 0) return 0;
+  for (std::size_t i = 1; i < rule.length; ++i) {
     if (pos + i >= text.size()) {
       if (incompleteAtEnd) *incompleteAtEnd = true;
       return 0;
     }
-    const auto byte = static_cast<unsigned char>(text[pos + i]);
-    const bool ok = i == 1 ? inRange(byte, secondLow, secondHigh) : inRange(byte, 0x80, 0xBF);
-    if (!ok) return 0;
+    if (!continuationOk(rule, i, static_cast<unsigned char>(text[pos + i]))) return 0;
   }
-  return length;
+  return rule.length;
 }
 
-bool isValid(std::string_view text) {
+std::optional<std::size_t> firstInvalidOffset(std::string_view text) {
   std::size_t pos = 0;
   while (pos < text.size()) {
     // Eight ASCII bytes at a time: most text (and all of a tokenizer.json's syntax) is ASCII.
@@ -95,36 +107,24 @@ bool isValid(std::string_view text) {
       continue;
     }
     const std::size_t length = validSequenceLength(text, pos);
-    if (length == 0) return false;
+    if (length == 0) return pos;
     pos += length;
   }
-  return true;
+  return std::nullopt;
+}
+
+bool isValid(std::string_view text) {
+  return !firstInvalidOffset(text);
 }
 
 // Length of the maximal ill-formed subpart at text[pos] (at least 1): the longest prefix of a
 // well-formed sequence, so that the next decode starts at the first byte that broke it.
 static std::size_t illFormedSubpartLength(std::string_view text, std::size_t pos) {
-  const auto lead = static_cast<unsigned char>(text[pos]);
-  std::size_t length = 0;
-  unsigned char secondLow = 0x80, secondHigh = 0xBF;
-  if (inRange(lead, 0xC2, 0xDF)) {
-    length = 2;
-  } else if (inRange(lead, 0xE0, 0xEF)) {
-    length = 3;
-    if (lead == 0xE0) secondLow = 0xA0;
-    if (lead == 0xED) secondHigh = 0x9F;
-  } else if (inRange(lead, 0xF0, 0xF4)) {
-    length = 4;
-    if (lead == 0xF0) secondLow = 0x90;
-    if (lead == 0xF4) secondHigh = 0x8F;
-  } else {
-    return 1;
-  }
+  const LeadByteRule rule = leadByteRule(static_cast<unsigned char>(text[pos]));
+  if (rule.length == 0) return 1;
   std::size_t consumed = 1;
-  for (std::size_t i = 1; i < length && pos + i < text.size(); ++i) {
-    const auto byte = static_cast<unsigned char>(text[pos + i]);
-    const bool ok = i == 1 ? inRange(byte, secondLow, secondHigh) : inRange(byte, 0x80, 0xBF);
-    if (!ok) break;
+  for (std::size_t i = 1; i < rule.length && pos + i < text.size(); ++i) {
+    if (!continuationOk(rule, i, static_cast<unsigned char>(text[pos + i]))) break;
     ++consumed;
   }
   return consumed;

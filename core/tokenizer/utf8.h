@@ -1,10 +1,12 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 
-// UTF-8 helpers shared by the tokenizer's normalizer, pre-tokenizer and decoders.
+// UTF-8 helpers shared by the tokenizer's normalizer, pre-tokenizer and decoders, and by the parts that
+// read or write text on the wire (the client's stream reader, the engine's request checks).
 namespace ayar::utf8 {
 
 inline constexpr char32_t kReplacementCharacter = 0xFFFD;
@@ -21,6 +23,8 @@ char32_t decodeValid(std::string_view text, std::size_t& pos);
 std::size_t validSequenceLength(std::string_view text, std::size_t pos, bool* incompleteAtEnd = nullptr);
 
 bool isValid(std::string_view text);
+// The offset of the first byte that does not start a well-formed sequence; none for valid UTF-8.
+std::optional<std::size_t> firstInvalidOffset(std::string_view text);
 
 // Appends `text` to `out` with each maximal ill-formed subpart replaced by U+FFFD, as Python's
 // bytes.decode("utf-8", errors="replace") and the WHATWG decoder do.

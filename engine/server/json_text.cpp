@@ -3,6 +3,8 @@
 #include <array>
 #include <cstdint>
 
+#include "core/tokenizer/utf8.h"
+
 namespace ayar::engine {
 
 namespace {
@@ -68,39 +70,7 @@ void appendJsonString(std::string& out, std::string_view text) {
 }
 
 std::optional<std::size_t> findInvalidUtf8(std::string_view text) {
-  const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
-  const std::size_t size = text.size();
-  std::size_t i = 0;
-  while (i < size) {
-    const unsigned char lead = bytes[i];
-    if (lead < 0x80) {
-      ++i;
-      continue;
-    }
-    std::size_t length = 0;
-    unsigned char secondMin = 0x80;
-    unsigned char secondMax = 0xbf;
-    if (lead >= 0xc2 && lead <= 0xdf) {
-      length = 2;
-    } else if (lead >= 0xe0 && lead <= 0xef) {
-      length = 3;
-      if (lead == 0xe0) secondMin = 0xa0;  // overlong
-      if (lead == 0xed) secondMax = 0x9f;  // surrogates
-    } else if (lead >= 0xf0 && lead <= 0xf4) {
-      length = 4;
-      if (lead == 0xf0) secondMin = 0x90;  // overlong
-      if (lead == 0xf4) secondMax = 0x8f;  // above U+10FFFF
-    } else {
-      return i;
-    }
-    if (i + length > size) return i;
-    if (bytes[i + 1] < secondMin || bytes[i + 1] > secondMax) return i;
-    for (std::size_t k = 2; k < length; ++k) {
-      if ((bytes[i + k] & 0xc0) != 0x80) return i;
-    }
-    i += length;
-  }
-  return std::nullopt;
+  return utf8::firstInvalidOffset(text);
 }
 
 std::size_t utf8BoundaryAtOrBefore(std::string_view text, std::size_t length) {
