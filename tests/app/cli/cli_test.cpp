@@ -161,14 +161,20 @@ void waitForStoredRequests(const std::filesystem::path& store, std::size_t count
   FAIL() << "no requests reached the store:\n" << cli.output();
 }
 
+// 200 requests at 5 req/s against `server`: a run that is still going when the test stops it.
+test::CliProcess startLongRun(const test::SseTestServer& server, const std::filesystem::path& store,
+                              const std::filesystem::path& log) {
+  return test::CliProcess(withRandom({"bench", "--base-url", server.baseUrl(), "--model", "m",
+                                      "--request-rate", "5", "--store", store.string()},
+                                     200, 16, 5),
+                          log);
+}
+
 TEST(AyarCli, CtrlCStopsCleanlyAndStillPrintsAndStoresWhatWasMeasured) {
   test::TempDir dir;
   test::SseTestServer server({.ttftMs = 1, .itlMs = 20, .tokensPerChunk = 1, .recordRequests = false});
   const auto store = dir / "store.db";
-  test::CliProcess cli(withRandom({"bench", "--base-url", server.baseUrl(), "--model", "m", "--request-rate",
-                                   "5", "--store", store.string()},
-                                  200, 16, 5),
-                       dir / "bench.log");
+  test::CliProcess cli = startLongRun(server, store, dir / "bench.log");
   waitForStoredRequests(store, 3, cli);
   cli.signal(SIGINT);
   EXPECT_EQ(cli.wait(std::chrono::seconds(30)), 130);
@@ -188,10 +194,7 @@ TEST(AyarCli, AKilledRunKeepsItsRequestsAndListsAsInterrupted) {
   test::TempDir dir;
   test::SseTestServer server({.ttftMs = 1, .itlMs = 20, .tokensPerChunk = 1, .recordRequests = false});
   const auto store = dir / "store.db";
-  test::CliProcess cli(withRandom({"bench", "--base-url", server.baseUrl(), "--model", "m", "--request-rate",
-                                   "5", "--store", store.string()},
-                                  200, 16, 5),
-                       dir / "bench.log");
+  test::CliProcess cli = startLongRun(server, store, dir / "bench.log");
   waitForStoredRequests(store, 4, cli);
   cli.signal(SIGKILL);
   EXPECT_EQ(cli.wait(std::chrono::seconds(30)), 128 + SIGKILL);
