@@ -143,6 +143,9 @@ int showRun(const RunsFlags& flags) {
             << "  profile:   " << describeProfile(run.info.profile) << "\n"
             << "  load:      " << run.info.config.value("load", std::string("-")) << "\n"
             << "  engine:    " << describeEngine(run.info.engine) << "\n"
+            << (run.info.engine.contains("log")
+                    ? "  engine log: " + run.info.engine.value("log", std::string()) + "\n"
+                    : std::string())
             << "  requests stored: " << run.storedRequests << "\n\n";
   const auto result = resultOf(store, run);
   const ResultFile parsed = parseResultJson(result.dump(), "run " + std::to_string(run.id));

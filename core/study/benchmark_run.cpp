@@ -1,5 +1,7 @@
 #include "core/study/benchmark_run.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -151,6 +153,14 @@ std::vector<RunOutcome> BenchmarkRun::run() {
   const EngineCatalogue catalogue = EngineCatalogue::loadDefault();
   LaunchOptions launchOptions;
   launchOptions.logPath = spec.engineLogPath;
+  if (launchOptions.logPath.empty() && !spec.storePath.empty() && spec.engine.kind != EngineKind::Remote) {
+    // Kept beside the store, named after the start, so that a stored run's engine log can be found.
+    launchOptions.logPath = spec.storePath.parent_path() / "logs" /
+                            ("engine-" + formatResultDate(std::chrono::system_clock::now()) + "-" +
+                             std::to_string(::getpid()) + ".log");
+    std::error_code ec;
+    std::filesystem::create_directories(launchOptions.logPath.parent_path(), ec);
+  }
   launchOptions.bundledEngine = spec.bundledEngine;
   launchOptions.onLogLine = m_observer.onEngineLog;
   EngineLauncher launcher(spec.engine, catalogue, launchOptions);
@@ -262,6 +272,7 @@ std::vector<RunOutcome> BenchmarkRun::run() {
     info.engine = spec.engine;
     info.engine["command"] = launcher.displayCommand();
     info.engine["simulated"] = simulated;
+    if (!launcher.logPath().empty()) info.engine["log"] = launcher.logPath().string();
     info.config = {{"load", plan.title},
                    {"extra_body", spec.extraBody},
                    {"request_timeout_s", spec.requestTimeoutS},

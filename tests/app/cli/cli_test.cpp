@@ -125,6 +125,9 @@ TEST(AyarCli, BenchPrintsTheBlockStoresTheRunAndRunsCommandsReadIt) {
   const auto show = runCli({"runs", "show", "1", "--store", store}, dir / "show.log");
   ASSERT_EQ(show.exitCode, 0) << show.output;
   EXPECT_TRUE(contains(show.output, "SIMULATED"));
+  EXPECT_TRUE(contains(show.output, "engine log: " + (dir / "logs").string()))
+      << show.output;  // beside the store
+  EXPECT_FALSE(std::filesystem::is_empty(dir / "logs"));
   EXPECT_TRUE(contains(show.output, "Successful requests:                     8"));
 
   const auto exported =
