@@ -170,6 +170,7 @@ LoadProgress LoadRunner::progress() const {
 }
 
 void LoadRunner::runLoop(Run& run) {
+  pthread_setname_np(pthread_self(), "ayar-load");  // so that top and perf can tell it apart
   if (m_config.realtimeClient) {
     sched_param priority{};
     priority.sched_priority = 10;  // above every normal thread, below the kernel's own
@@ -260,7 +261,8 @@ void LoadRunner::runLoop(Run& run) {
         }
       }
       freeBefore = run.capacity - std::min(run.capacity, client.inFlight());
-      client.poll(wakeAt);
+      // When requests wait for a slot (a concurrency cap, a closed loop), a finished one is news.
+      client.poll(wakeAt, next < count && client.inFlight() >= run.capacity);
     }
     flush();
   } catch (...) {

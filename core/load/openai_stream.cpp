@@ -457,6 +457,12 @@ void OpenAiStreamReader::onEvent(std::string_view data, double arrivalS) {
   }
 }
 
+void OpenAiStreamReader::reserve(std::size_t expectedChunks) {
+  // Chat streams add a role chunk and the usage chunk; ~4 bytes of text per token is typical.
+  m_chunkTimesS.reserve(expectedChunks + 2);
+  m_text.reserve(expectedChunks * 4);
+}
+
 void OpenAiStreamReader::reset() {
   m_parser.reset();
   m_chunkTimesS.clear();

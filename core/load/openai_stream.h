@@ -57,6 +57,9 @@ class OpenAiStreamReader {
   std::size_t eventCount() const { return m_eventCount; }
 
   void reset();
+  // Makes room for a stream of about `expectedChunks` chunks, so that the hot path does not grow
+  // its buffers chunk by chunk (each growth can be a system call in a thread's malloc arena).
+  void reserve(std::size_t expectedChunks);
 
  private:
   void onEvent(std::string_view data, double arrivalS);

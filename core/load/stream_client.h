@@ -17,17 +17,20 @@ struct StreamClientConfig {
   std::string apiKey;          // sent as "Authorization: Bearer ..."; kept nowhere else, never logged
   double requestTimeoutS = 0;  // whole-request limit; 0 = none
   // Idle connections kept for reuse; set it to at least the most requests ever in flight, so that
-  // every stream keeps its keep-alive connection (libcurl would otherwise keep 4 per transfer added).
+  // every stream keeps its keep-alive connection.
   std::size_t connectionPoolSize = 64;
   // Counts the generated text's tokens when the server sent no usage; without it the number of
   // chunks with choices stands in. Runs on the client thread.
   std::function<int(std::string_view)> countTokens;
 };
 
-// Streaming HTTP/1.1 requests through ONE libcurl multi handle, driven by epoll with curl's socket
-// interface on the thread that calls poll(). Keep-alive connections, TCP_NODELAY, no Expect: 100.
-// Every body byte is timestamped on the steady clock at the top of the write callback, before any
-// parsing. Not thread-safe except wake(): one thread sends and polls.
+// Streaming HTTP/1.1 requests on keep-alive connections, driven by epoll on the thread that calls
+// poll(). ONE libcurl multi handle establishes the connections (name resolution, non-blocking connect,
+// TLS, a proxy's CONNECT tunnel, TCP_NODELAY) with CURLOPT_CONNECT_ONLY; the client writes each request
+// and reads its response on the connection itself, so that no library machinery sits between a read
+// and its timestamp. Every body read is timestamped on the steady clock straight after recv returns,
+// before any parsing. A keep-alive connection the server closed while idle is retried once on a new
+// one. Not thread-safe except wake(): one thread sends and polls.
 class StreamClient {
  public:
   using Clock = std::chrono::steady_clock;
@@ -45,12 +48,14 @@ class StreamClient {
 
   // Sends one streaming POST. `body` must stay alive and unchanged until the request finishes.
   // `record` brings index, scheduledS, slotWaitS, promptTokens and expectedOutputTokens; startS is
-  // stamped here, just before the transfer is handed to libcurl.
+  // stamped here, just before the request goes to a connection.
   void send(std::string_view body, RequestRecord record);
 
   // Waits until network activity, libcurl's own timers, `wakeAt` or wake(), handles what is ready
-  // and reports finished requests. Returns at once when something is already due.
-  void poll(Clock::time_point wakeAt);
+  // and reports finished requests. Returns at once when something is already due, and stops handling
+  // ready sockets as soon as `wakeAt` passes or, with `returnOnFinish`, a request finishes (its slot is
+  // wanted): the rest are handled by the next call, so a due request is never held up by a batch.
+  void poll(Clock::time_point wakeAt, bool returnOnFinish = false);
   // Makes a poll() on another thread return soon. Thread-safe.
   void wake();
 

@@ -137,6 +137,7 @@ struct Stream {
   int dropAfter = -1;
   bool dropWithReset = false;
   bool noDone = false;
+  bool closeAfterResponse = false;  // unannounced: the way a server drops an idle keep-alive connection
   bool includeUsage = false;
   std::size_t parkUntilOpen = 0;  // 0: not parked
   std::uint64_t generation = 0;
@@ -558,6 +559,7 @@ struct SseTestServer::Loop {
     stream->dropAfter = directives.value("drop_after_chunks", -1);
     stream->dropWithReset = directives.value("drop_with_reset", false);
     stream->noDone = directives.value("no_done", false);
+    stream->closeAfterResponse = directives.value("close_after_response", false);
     stream->tokenText = jsonEscaped(directives.value("token_text", std::string(" tok")));
     const auto options = body.find("stream_options");
     stream->includeUsage =
@@ -705,8 +707,9 @@ struct SseTestServer::Loop {
       return;
     }
     if (finished) {
+      const bool closeNow = stream.closeAfterResponse;
       endStream(connection);
-      if (connection.closeAfterWrite && connection.out.empty()) {
+      if ((connection.closeAfterWrite || closeNow) && connection.out.empty()) {
         closeConnection(connection);
         return;
       }

@@ -51,6 +51,8 @@ struct ServedRequest {
 //   drop_after_chunks: k               -> the connection closes after k chunks (drop_with_reset: RST)
 //   no_response: true                  -> the request is read and never answered
 //   no_done: true                      -> the stream ends cleanly but without [DONE]
+//   close_after_response: true         -> after the response the connection closes, unannounced (no
+//                                         "Connection: close"), as an idle keep-alive timeout does
 //   wait_for_open_streams: n           -> no chunk until n streams are open at once (or 10 s passed)
 class SseTestServer {
  public:
