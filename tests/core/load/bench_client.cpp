@@ -16,8 +16,14 @@
 // figures print how long the client thread waited so. --realtime runs client and server under
 // SCHED_FIFO (root or CAP_SYS_NICE) so that they run as soon as they wake, which shows the client's
 // own precision apart from that wait.
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sched.h>
+#include <sys/epoll.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -126,6 +132,9 @@ struct RunFigures {
   double processCpuS = 0;
   std::vector<double> dispatchLagsS;
   std::vector<double> itlsS;
+  std::vector<double> chunkArrivalsS;  // every chunk's arrival on the run's clock (keepItls runs only)
+  double steadyFromS = 0;              // the window in which every stream was open: the last first
+  double steadyToS = 0;                // chunk to the first last chunk
   std::string firstError;
   double clientRunQueueWaitS = 0;  // as of the last sink call, which comes at the very end
   double clientUserS = 0;          // the client thread's CPU split: user space (libcurl, parsing)
@@ -156,7 +165,13 @@ RunFigures runOnce(int port, std::size_t count, int tokens, const nlohmann::json
         ++figures.failed;
         if (figures.firstError.empty()) figures.firstError = record.error;
       }
-      if (keepItls) {
+      if (keepItls && !record.chunkTimesS.empty()) {
+        const double first = record.startS + record.chunkTimesS.front();
+        const double last = record.startS + record.chunkTimesS.back();
+        figures.steadyFromS = figures.requests == 1 ? first : std::max(figures.steadyFromS, first);
+        figures.steadyToS = figures.requests == 1 ? last : std::min(figures.steadyToS, last);
+        for (double t : record.chunkTimesS)
+          figures.chunkArrivalsS.push_back(record.startS + t);
         for (std::size_t i = 1; i < record.chunkTimesS.size(); ++i) {
           figures.itlsS.push_back(record.chunkTimesS[i] - record.chunkTimesS[i - 1]);
         }
@@ -195,6 +210,93 @@ void printStreaming(const char* title, const RunFigures& figures) {
               figures.clientSystemS);
   std::printf("  client thread waiting for a CPU   %.3f s of the %.3f s\n", figures.clientRunQueueWaitS,
               figures.wallS);
+}
+
+// The floor for the paced phase: the same streams read with nothing but epoll_wait and recv on raw
+// sockets (no HTTP parsing beyond counting "data: " lines). What the libcurl client costs above this
+// is its own overhead.
+RunFigures runRawFloor(int port, std::size_t count, int tokens, int itlMs) {
+  RunFigures figures;
+  const std::string body =
+      "{\"model\":\"bench\",\"prompt\":\"floor\",\"max_tokens\":" + std::to_string(tokens) +
+      ",\"stream\":true,\"ayar_test\":{\"itl_ms\":" + std::to_string(itlMs) + "}}";
+  const std::string request =
+      "POST /v1/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+      "application/json\r\nContent-Length: " +
+      std::to_string(body.size()) + "\r\n\r\n" + body;
+  const int epollFd = epoll_create1(EPOLL_CLOEXEC);
+  std::vector<int> fds;
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<std::uint16_t>(port));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  for (std::size_t i = 0; i < count; ++i) {
+    const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    const int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    if (connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0) {
+      std::perror("connect");
+      std::exit(1);
+    }
+    fcntl(fd, F_SETFL, O_NONBLOCK);
+    fds.push_back(fd);
+  }
+  const double cpuBefore = threadCpuS();
+  rusage usageBefore{};
+  getrusage(RUSAGE_THREAD, &usageBefore);
+  const Clock::time_point begin = Clock::now();
+  for (int fd : fds) {
+    if (send(fd, request.data(), request.size(), 0) != static_cast<ssize_t>(request.size())) {
+      std::perror("send");
+      std::exit(1);
+    }
+    epoll_event event{};
+    event.events = EPOLLIN;
+    event.data.fd = fd;
+    epoll_ctl(epollFd, EPOLL_CTL_ADD, fd, &event);
+  }
+  std::size_t open = fds.size();
+  std::vector<char> buffer(64 * 1024);
+  epoll_event events[32];
+  while (open > 0) {
+    const int ready = epoll_wait(epollFd, events, 32, 10000);
+    if (ready <= 0) break;
+    for (int i = 0; i < ready; ++i) {
+      const int fd = events[i].data.fd;
+      const ssize_t got = recv(fd, buffer.data(), buffer.size(), 0);
+      if (got <= 0) {
+        if (got < 0 && errno == EAGAIN) continue;
+        epoll_ctl(epollFd, EPOLL_CTL_DEL, fd, nullptr);
+        --open;
+        continue;
+      }
+      const std::string_view data(buffer.data(), static_cast<std::size_t>(got));
+      for (std::size_t at = data.find("data: "); at != std::string_view::npos;
+           at = data.find("data: ", at + 6)) {
+        if (data.compare(at, 12, "data: [DONE]") == 0) {
+          epoll_ctl(epollFd, EPOLL_CTL_DEL, fd, nullptr);
+          --open;
+        } else {
+          ++figures.chunks;
+        }
+      }
+    }
+  }
+  figures.wallS = std::chrono::duration<double>(Clock::now() - begin).count();
+  figures.clientThreadCpuS = threadCpuS() - cpuBefore;
+  rusage usage{};
+  getrusage(RUSAGE_THREAD, &usage);
+  auto seconds = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6;
+  };
+  figures.clientUserS = seconds(usage.ru_utime) - seconds(usageBefore.ru_utime);
+  figures.clientSystemS = seconds(usage.ru_stime) - seconds(usageBefore.ru_stime);
+  figures.requests = count;
+  figures.failed = open;
+  for (int fd : fds)
+    close(fd);
+  close(epollFd);
+  return figures;
 }
 
 // The client's own per-chunk work without the network: SSE framing and chunk interpretation of vLLM-shaped
@@ -294,9 +396,21 @@ int main(int argc, char** argv) {
                   std::to_string(pacedItlMs) + " ms")
                      .c_str(),
                  paced);
+  if (paced.steadyToS > paced.steadyFromS) {
+    const auto inWindow =
+        std::count_if(paced.chunkArrivalsS.begin(), paced.chunkArrivalsS.end(),
+                      [&](double t) { return t >= paced.steadyFromS && t <= paced.steadyToS; });
+    std::printf("  steady state, all %zu streams open: %.0f chunks/s over %.3f s\n", count,
+                static_cast<double>(inWindow) / (paced.steadyToS - paced.steadyFromS),
+                paced.steadyToS - paced.steadyFromS);
+  }
   std::printf("  ITL p50 %.3f ms, p99 %.3f ms, max %.3f ms (nominal %d ms)\n",
               percentile(paced.itlsS, 50) * 1e3, percentile(paced.itlsS, 99) * 1e3,
               percentile(paced.itlsS, 100) * 1e3, pacedItlMs);
+
+  const RunFigures floor = runRawFloor(server.port, count, pacedTokens, pacedItlMs);
+  printStreaming(
+      "3b. floor for phase 3: the same load read with bare epoll_wait + recv (no HTTP, no libcurl)", floor);
 
   benchParser();
 
@@ -307,5 +421,5 @@ int main(int argc, char** argv) {
   std::printf("server process CPU over all runs: %.3f s\n",
               static_cast<double>(serverUsage.ru_utime.tv_sec + serverUsage.ru_stime.tv_sec) +
                   static_cast<double>(serverUsage.ru_utime.tv_usec + serverUsage.ru_stime.tv_usec) * 1e-6);
-  return throughput.failed + paced.failed + dispatch.failed == 0 ? 0 : 1;
+  return throughput.failed + paced.failed + dispatch.failed + floor.failed == 0 ? 0 : 1;
 }
