@@ -9,20 +9,20 @@ namespace ayar {
 // What the client measured for one request. Times are seconds on a steady clock: `scheduledS` and
 // `startS` relative to the run's origin (the first dispatch), chunk times relative to `startS`.
 struct RequestRecord {
-  std::int64_t index = 0;       // position in the run's request list
-  double scheduledS = 0.0;      // when the arrival schedule said to send it
-  double slotWaitS = 0.0;       // time spent waiting for a --max-concurrency slot
-  double startS = 0.0;          // just before the request went to the transport
+  std::int64_t index = 0;   // position in the run's request list
+  double scheduledS = 0.0;  // when the arrival schedule said to send it
+  double slotWaitS = 0.0;   // time spent waiting for a --max-concurrency slot
+  double startS = 0.0;      // just before the request went to the transport
   // Arrival of every SSE chunk with non-empty `choices`, relative to startS, in order. The first is
   // TTFT, the last is the end-to-end latency; differences are the inter-token latencies.
   std::vector<double> chunkTimesS;
-  int promptTokens = 0;         // usage.prompt_tokens, else the client's count
-  int outputTokens = 0;         // usage.completion_tokens, else the tokenizer's count of the text
+  int promptTokens = 0;  // usage.prompt_tokens, else the client's count
+  int outputTokens = 0;  // usage.completion_tokens, else the tokenizer's count of the text
   bool outputTokensFromUsage = true;
-  int expectedOutputTokens = 0; // the output length the dataset asked for
+  int expectedOutputTokens = 0;  // the output length the dataset asked for
   bool success = false;
-  int httpStatus = 0;           // 0 when no response arrived
-  std::string error;            // empty on success
+  int httpStatus = 0;  // 0 when no response arrived
+  std::string error;   // empty on success
   std::string generatedText;
 
   // start - scheduled - slot wait: how late the client sent it (Ayar's own figure).
@@ -31,7 +31,8 @@ struct RequestRecord {
   double latencyS() const { return chunkTimesS.empty() ? 0.0 : chunkTimesS.back(); }
   std::vector<double> itlS() const {
     std::vector<double> out;
-    for (std::size_t i = 1; i < chunkTimesS.size(); ++i) out.push_back(chunkTimesS[i] - chunkTimesS[i - 1]);
+    for (std::size_t i = 1; i < chunkTimesS.size(); ++i)
+      out.push_back(chunkTimesS[i] - chunkTimesS[i - 1]);
     return out;
   }
 };
