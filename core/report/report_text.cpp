@@ -1,0 +1,177 @@
+#include "core/report/report_text.h"
+
+#include <cassert>
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include "core/error.h"
+#include "core/report/text_block.h"
+
+namespace ayar {
+
+namespace {
+
+struct Phrase {
+  ReportText id;
+  std::string_view english;
+  std::string_view turkish;
+};
+
+constexpr Phrase kPhrases[] = {
+    {ReportText::TimesFaster, "{0}x faster", "{0}x daha hızlı"},
+    {ReportText::TimesSlower, "{0}x slower", "{0}x daha yavaş"},
+    {ReportText::TimesHigher, "{0}x higher", "{0}x daha yüksek"},
+    {ReportText::TimesLower, "{0}x lower", "{0}x daha düşük"},
+    {ReportText::FigureMeanLatency, "Mean latency", "Ortalama gecikme"},
+    {ReportText::FigureMedianLatency, "Median latency", "Medyan gecikme"},
+    {ReportText::FigureP99Latency, "P99 latency", "P99 gecikme"},
+    {ReportText::FigureMeanTtft, "Mean TTFT", "Ortalama TTFT"},
+    {ReportText::FigureMedianTtft, "Median TTFT", "Medyan TTFT"},
+    {ReportText::FigureP99Ttft, "P99 TTFT", "P99 TTFT"},
+    {ReportText::FigureMeanTpot, "Mean TPOT", "Ortalama TPOT"},
+    {ReportText::FigureMedianTpot, "Median TPOT", "Medyan TPOT"},
+    {ReportText::FigureP99Tpot, "P99 TPOT", "P99 TPOT"},
+    {ReportText::FigureMeanItl, "Mean ITL", "Ortalama ITL"},
+    {ReportText::FigureMedianItl, "Median ITL", "Medyan ITL"},
+    {ReportText::FigureP99Itl, "P99 ITL", "P99 ITL"},
+    {ReportText::FigureRequestThroughput, "Request throughput", "İstek işlem hacmi"},
+    {ReportText::FigureRequestGoodput, "Request goodput", "SLO'yu karşılayan istek hacmi (goodput)"},
+    {ReportText::FigureOutputThroughput, "Output token throughput", "Çıkış token işlem hacmi"},
+    {ReportText::FigureTotalTokenThroughput, "Total token throughput", "Toplam token işlem hacmi"},
+    {ReportText::FigurePeakOutputThroughput, "Peak output token throughput",
+     "En yüksek çıkış token işlem hacmi"},
+    {ReportText::ColumnScenario, "Benchmark scenario", "Benchmark senaryosu"},
+    {ReportText::ColumnBaseline, "Baseline", "Temel yapılandırma"},
+    {ReportText::ColumnCandidate, "Candidate", "Aday"},
+    {ReportText::ColumnOptimised, "Optimised", "Optimize edilmiş"},
+    {ReportText::ColumnRatio, "Ratio", "Oran"},
+    {ReportText::ColumnComparison, "Comparison", "Karşılaştırma"},
+    {ReportText::ColumnOption, "Option", "Seçenek"},
+    {ReportText::ColumnRun, "Run", "Çalıştırma"},
+    {ReportText::ColumnFigure, "Figure", "Ölçüt"},
+    {ReportText::UnitMilliseconds, "ms", "ms"},
+    {ReportText::UnitSeconds, "s", "sn"},
+    {ReportText::UnitPerSecondRequests, "req/s", "istek/sn"},
+    {ReportText::UnitPerSecondTokens, "tok/s", "token/sn"},
+    {ReportText::NoteSimulated,
+     "Simulated: the timings come from ayar-engine's timing simulator, not from a GPU.",
+     "Simülasyon: süreler bir GPU'dan değil, ayar-engine'in zamanlama simülatöründen gelir."},
+    {ReportText::NoteNoValue, "n/a", "yok"},
+};
+static_assert(std::size(kPhrases) == static_cast<std::size_t>(ReportText::Count_),
+              "every ReportText needs its row in kPhrases");
+
+constexpr bool phrasesInEnumOrder() {
+  for (std::size_t i = 0; i < std::size(kPhrases); ++i)
+    if (static_cast<std::size_t>(kPhrases[i].id) != i) return false;
+  return true;
+}
+static_assert(phrasesInEnumOrder(), "kPhrases must list the ReportText ids in declaration order");
+
+constexpr ReportText kFigureLabels[] = {
+    ReportText::FigureMeanLatency,
+    ReportText::FigureMedianLatency,
+    ReportText::FigureP99Latency,
+    ReportText::FigureMeanTtft,
+    ReportText::FigureMedianTtft,
+    ReportText::FigureP99Ttft,
+    ReportText::FigureMeanTpot,
+    ReportText::FigureMedianTpot,
+    ReportText::FigureP99Tpot,
+    ReportText::FigureMeanItl,
+    ReportText::FigureMedianItl,
+    ReportText::FigureP99Itl,
+    ReportText::FigureRequestThroughput,
+    ReportText::FigureRequestGoodput,
+    ReportText::FigureOutputThroughput,
+    ReportText::FigureTotalTokenThroughput,
+    ReportText::FigurePeakOutputThroughput,
+};
+static_assert(std::size(kFigureLabels) == std::size(kAllRunFigures), "every RunFigure needs a label");
+
+char asciiLower(char c) {
+  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+bool equalsAsciiNoCase(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (asciiLower(a[i]) != asciiLower(b[i])) return false;
+  return true;
+}
+
+}  // namespace
+
+std::string_view reportLanguageCode(ReportLanguage language) {
+  return language == ReportLanguage::Turkish ? "tr" : "en";
+}
+
+ReportLanguage parseReportLanguage(std::string_view code) {
+  for (std::string_view en : {"en", "english"})
+    if (equalsAsciiNoCase(code, en)) return ReportLanguage::English;
+  // "türkçe" is matched byte for byte apart from ASCII case: ü and ç have no ASCII case.
+  for (std::string_view tr : {"tr", "turkish", "türkçe"})
+    if (equalsAsciiNoCase(code, tr)) return ReportLanguage::Turkish;
+  throw Error("unknown report language '" + std::string(code) + "': use en (English) or tr (Türkçe)");
+}
+
+std::string_view reportText(ReportText id, ReportLanguage language) {
+  const auto index = static_cast<std::size_t>(id);
+  assert(index < std::size(kPhrases));
+  const Phrase& phrase = kPhrases[index];
+  return language == ReportLanguage::Turkish ? phrase.turkish : phrase.english;
+}
+
+std::string formatReportText(ReportText id, ReportLanguage language,
+                             std::initializer_list<std::string_view> args) {
+  const std::string_view pattern = reportText(id, language);
+  const std::vector<std::string_view> values(args);
+  std::string out;
+  out.reserve(pattern.size() + 16);
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] == '{') {
+      const std::size_t close = pattern.find('}', i);
+      assert(close != std::string_view::npos);
+      std::size_t index = 0;
+      for (std::size_t k = i + 1; k < close; ++k)
+        index = index * 10 + static_cast<std::size_t>(pattern[k] - '0');
+      assert(index < values.size());
+      if (index < values.size()) out += values[index];
+      i = close;
+    } else {
+      out += pattern[i];
+    }
+  }
+  return out;
+}
+
+std::string_view runFigureLabel(RunFigure figure, ReportLanguage language) {
+  return reportText(kFigureLabels[static_cast<std::size_t>(figure)], language);
+}
+
+std::string_view runFigureUnit(RunFigure figure, ReportLanguage language) {
+  if (runFigureIsLatency(figure)) return reportText(ReportText::UnitMilliseconds, language);
+  if (figure == RunFigure::RequestThroughput || figure == RunFigure::RequestGoodput)
+    return reportText(ReportText::UnitPerSecondRequests, language);
+  return reportText(ReportText::UnitPerSecondTokens, language);
+}
+
+std::string formatSpeedup(double speedup, ReportLanguage language, bool higherLower) {
+  const bool better = speedup >= 1.0;
+  const double factor = better ? speedup : 1.0 / speedup;
+  const ReportText id = higherLower ? (better ? ReportText::TimesHigher : ReportText::TimesLower)
+                                    : (better ? ReportText::TimesFaster : ReportText::TimesSlower);
+  return formatReportText(id, language, {formatFixed2(factor)});
+}
+
+std::string formatRelativeChange(double change) {
+  // snprintf follows LC_NUMERIC; build the digits from an integer so the separator is always '.'.
+  const long long tenths = std::llround(std::fabs(change) * 1000.0);
+  const char sign = (change < 0.0 && tenths != 0) ? '-' : '+';
+  char buffer[48];
+  std::snprintf(buffer, sizeof buffer, "%c%lld.%lld%%", sign, tenths / 10, tenths % 10);
+  return buffer;
+}
+
+}  // namespace ayar

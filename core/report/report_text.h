@@ -1,0 +1,87 @@
+#pragma once
+
+#include <initializer_list>
+#include <string>
+#include <string_view>
+
+#include "core/metrics/run_figure.h"
+
+namespace ayar {
+
+// The language a report is written in. Independent of the GUI's language: a user may work in one and
+// send a report in the other.
+enum class ReportLanguage { English, Turkish };
+
+// "en" or "tr".
+std::string_view reportLanguageCode(ReportLanguage language);
+// Accepts "en"/"english" and "tr"/"turkish"/"türkçe" in any ASCII case; throws ayar::Error naming the
+// text and the accepted codes.
+ReportLanguage parseReportLanguage(std::string_view code);
+
+// Every phrase a report says, written once here in both languages, so that ayar-cli and the GUI say
+// the same. "{0}", "{1}", ... mark where formatReportText puts its arguments. To add a phrase: add the
+// id here (anywhere) and its row to the table in report_text.cpp (in the same order; a static_assert
+// checks it).
+enum class ReportText {
+  // Ratios between a candidate and its baseline.
+  TimesFaster,  // {0}: the ratio with two decimals
+  TimesSlower,
+  TimesHigher,
+  TimesLower,
+  // Per-run figures (see runFigureLabel).
+  FigureMeanLatency,
+  FigureMedianLatency,
+  FigureP99Latency,
+  FigureMeanTtft,
+  FigureMedianTtft,
+  FigureP99Ttft,
+  FigureMeanTpot,
+  FigureMedianTpot,
+  FigureP99Tpot,
+  FigureMeanItl,
+  FigureMedianItl,
+  FigureP99Itl,
+  FigureRequestThroughput,
+  FigureRequestGoodput,
+  FigureOutputThroughput,
+  FigureTotalTokenThroughput,
+  FigurePeakOutputThroughput,
+  // Comparison tables.
+  ColumnScenario,
+  ColumnBaseline,
+  ColumnCandidate,
+  ColumnOptimised,
+  ColumnRatio,
+  ColumnComparison,
+  ColumnOption,
+  ColumnRun,
+  ColumnFigure,
+  // Units as a report prints them after a value.
+  UnitMilliseconds,
+  UnitSeconds,
+  UnitPerSecondRequests,
+  UnitPerSecondTokens,
+  // Notes every report may carry.
+  NoteSimulated,  // results of ayar-engine's timing simulator
+  NoteNoValue,    // a figure a run does not have
+  Count_
+};
+
+std::string_view reportText(ReportText id, ReportLanguage language);
+// The phrase with "{i}" replaced by args[i]. A placeholder without an argument is a bug (assert).
+std::string formatReportText(ReportText id, ReportLanguage language,
+                             std::initializer_list<std::string_view> args);
+
+// "Mean latency" / "Ortalama gecikme", "Total token throughput" / "Toplam token işlem hacmi", ...
+std::string_view runFigureLabel(RunFigure figure, ReportLanguage language);
+// "ms" for latencies, "req/s" / "tok/s" for rates (the same in both languages).
+std::string_view runFigureUnit(RunFigure figure, ReportLanguage language);
+
+// The seeds' wording of a speedup (see speedup() in run_figure.h): at or above 1 "1.26x faster" /
+// "1.26x daha hızlı"; below 1 the inverse, "1.05x slower" / "1.05x daha yavaş". For throughputs
+// `higherLower` words it as "higher"/"lower" (daha yüksek / daha düşük) instead. Two decimals, C locale.
+std::string formatSpeedup(double speedup, ReportLanguage language, bool higherLower = false);
+// The seeds' "+58.1%" / "-3.0%": one decimal, always signed, C locale.
+std::string formatRelativeChange(double change);
+
+}  // namespace ayar
