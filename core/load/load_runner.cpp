@@ -60,6 +60,12 @@ void ensureOpenFileLimit(std::size_t connections, bool peakIsKnown) {
   }
 }
 
+double threadCpuS() {
+  timespec cpu{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
+  return static_cast<double>(cpu.tv_sec) + static_cast<double>(cpu.tv_nsec) * 1e-9;
+}
+
 }  // namespace
 
 struct LoadRunner::Run {
@@ -200,6 +206,34 @@ void LoadRunner::runLoop(Run& run) {
           std::vector<RequestRecord>(std::make_move_iterator(first), std::make_move_iterator(last)));
     }
   };
+  // The previous iteration's phases, in loop order: hand-over [flushBegan, pollTiming.entered), then
+  // the poll's wait [entered, woke) and its socket work [woke, returned); this iteration's sends
+  // begin at dispatchBegan.
+  Clock::time_point flushBegan{};
+  Clock::time_point dispatchBegan{};
+  StreamClient::PollTiming pollTiming{};
+  double pollCpuS = 0.0;  // the client thread's CPU time in the last poll (socket work; waiting costs none)
+  const auto noteLateness = [&](Clock::time_point dueAt, Clock::time_point sentAt) {
+    const double lateS = secondsBetween(dueAt, sentAt);
+    if (lateS <= LateDispatches::kLateDispatchS) return;
+    LateDispatches::Cause* cause = &m_late.dispatching;  // due while earlier requests went out
+    if (dueAt >= flushBegan && dueAt < dispatchBegan) {
+      const auto socketWork = pollTiming.returned - pollTiming.woke;
+      if (dueAt < pollTiming.entered) {
+        cause = &m_late.handingOver;
+      } else if (dueAt < pollTiming.woke && pollTiming.woke - dueAt >= socketWork) {
+        // Due while the thread waited with its timer set for dueAt: a wake well after it is the OS's.
+        cause = &m_late.wokeLate;
+      } else {
+        const bool offCpu = pollCpuS < 0.5 * std::chrono::duration<double>(socketWork).count();
+        cause = offCpu ? &m_late.offCpu : &m_late.readingSockets;
+      }
+    }
+    ++cause->count;
+    cause->totalMs += lateS * 1e3;
+    cause->maxMs = std::max(cause->maxMs, lateS * 1e3);
+  };
+  // Returns the instant the request was stamped as started.
   auto send = [&](std::size_t index, double scheduledS, double slotWaitS) {
     RequestRecord record;
     record.index = static_cast<std::int64_t>(index);
@@ -209,7 +243,7 @@ void LoadRunner::runLoop(Run& run) {
     record.expectedOutputTokens = run.counts[index].expectedOutputTokens;
     m_sent.fetch_add(1, std::memory_order_relaxed);
     m_inFlight.fetch_add(1, std::memory_order_relaxed);
-    client.send(run.bodies[index], std::move(record));
+    return client.send(run.bodies[index], std::move(record));
   };
 
   m_origin = Clock::now();
@@ -226,6 +260,7 @@ void LoadRunner::runLoop(Run& run) {
         break;
       }
       const Clock::time_point now = Clock::now();
+      dispatchBegan = now;
       std::size_t freedUsed = 0;
       std::size_t dispatched = 0;
       while (next < count && client.inFlight() < run.capacity) {
@@ -240,7 +275,8 @@ void LoadRunner::runLoop(Run& run) {
           if (dueAt > now) break;
           const double slotWaitS =
               waitedForSlot && slotFreedAt > dueAt ? secondsBetween(dueAt, slotFreedAt) : 0.0;
-          send(next, run.offsetsS[next], slotWaitS);
+          const Clock::time_point startedAt = send(next, run.offsetsS[next], slotWaitS);
+          if (slotWaitS == 0.0) noteLateness(dueAt, startedAt);
         }
         freedUsed += waitedForSlot ? 1 : 0;
         ++dispatched;
@@ -253,6 +289,7 @@ void LoadRunner::runLoop(Run& run) {
       if (!run.closedLoop && next < count && client.inFlight() < run.capacity) {
         wakeAt = m_origin + toDuration(run.offsetsS[next]);
       }
+      flushBegan = Clock::now();
       if (!run.pending.empty()) {
         if (run.pending.size() >= batchSize || now >= run.firstPendingAt + interval) {
           flush();
@@ -262,16 +299,22 @@ void LoadRunner::runLoop(Run& run) {
       }
       freeBefore = run.capacity - std::min(run.capacity, client.inFlight());
       // When requests wait for a slot (a concurrency cap, a closed loop), a finished one is news.
+      const double cpuBeforeS = threadCpuS();
       client.poll(wakeAt, next < count && client.inFlight() >= run.capacity);
+      pollTiming = client.lastPollTiming();
+      pollCpuS = threadCpuS() - cpuBeforeS;
     }
     flush();
   } catch (...) {
     m_error = std::current_exception();
     m_cancelled.store(true, std::memory_order_release);
   }
-  timespec cpu{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
-  m_clientThreadCpuS = static_cast<double>(cpu.tv_sec) + static_cast<double>(cpu.tv_nsec) * 1e-9;
+  m_clientThreadCpuS = threadCpuS();
+  rusage usage{};
+  if (getrusage(RUSAGE_THREAD, &usage) == 0) {
+    m_late.voluntarySwitches = usage.ru_nvcsw;
+    m_late.involuntarySwitches = usage.ru_nivcsw;
+  }
   {
     std::lock_guard lock(m_clientMutex);
     run.client.reset();  // closes the connections now rather than when the runner goes

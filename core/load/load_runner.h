@@ -59,6 +59,28 @@ struct LoadProgress {
   std::size_t failed = 0;
 };
 
+// Why requests went out late: for each request sent more than kLateDispatchS after its scheduled
+// time, what the client thread was doing when it came due. The causes point at different remedies:
+// a thread the OS woke late needs a free core (or real-time priority); time spent reading sockets or
+// handing records over is the client's own work standing in the way of a send.
+struct LateDispatches {
+  static constexpr double kLateDispatchS = 0.001;
+  struct Cause {
+    std::size_t count = 0;
+    double totalMs = 0.0;
+    double maxMs = 0.0;
+  };
+  Cause wokeLate;        // waiting for its timer, and the OS ran it late
+  Cause readingSockets;  // reading and parsing responses
+  Cause offCpu;          // reading responses, but off the CPU most of that time (blocked in the kernel)
+  Cause handingOver;     // handing finished records to the sink
+  Cause dispatching;     // sending requests that were due before it
+  // The client thread's context switches over the run (getrusage RUSAGE_THREAD): involuntary ones
+  // are the OS taking the core away.
+  long voluntarySwitches = 0;
+  long involuntarySwitches = 0;
+};
+
 // Runs one load test: sends each request at its scheduled time through one libcurl multi handle on
 // its own thread (a timer on that thread, no thread per request), honours --max-concurrency, and
 // hands finished RequestRecords to the sink in batches. Times are seconds from origin().
@@ -88,6 +110,8 @@ class LoadRunner {
   Clock::time_point origin() const { return m_origin; }
   // CPU time the client thread used, for the client-overhead figure (valid after wait()).
   double clientThreadCpuS() const { return m_clientThreadCpuS; }
+  // Why requests went out late (valid after wait()).
+  const LateDispatches& lateDispatches() const { return m_late; }
   // Whether the client thread got the real-time priority it asked for (valid once start() returned).
   bool realtimeGranted() const { return m_realtimeGranted.load(); }
 
@@ -108,6 +132,7 @@ class LoadRunner {
   std::atomic<std::size_t> m_completed{0};
   std::atomic<std::size_t> m_failed{0};
   double m_clientThreadCpuS = 0;
+  LateDispatches m_late;
   std::atomic<bool> m_realtimeGranted{false};
   std::exception_ptr m_error;
 };

@@ -200,6 +200,7 @@ struct StreamClient::Impl {
   std::uint64_t nextSerial = 0;
   std::uint64_t finishedCount = 0;
   Clock::time_point lastReadAt;  // the clock as last read for a timestamp: poll() reuses it for free
+  StreamClient::PollTiming pollTiming;
   std::vector<char> readBuffer = std::vector<char>(kReadBufferBytes);
   epoll_event events[kMaxEpollEvents] = {};
 
@@ -402,7 +403,7 @@ struct StreamClient::Impl {
     }
   }
 
-  void send(std::string_view body, RequestRecord record) {
+  Clock::time_point send(std::string_view body, RequestRecord record) {
     Transfer* transfer = acquire();
     transfer->record = std::move(record);
     if (transfer->record.expectedOutputTokens > 0) {
@@ -425,7 +426,9 @@ struct StreamClient::Impl {
           std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(config.requestTimeoutS));
       deadlines.push_back({transfer->start + limit, transfer, transfer->serial});
     }
-    attach(transfer, /*fresh=*/false);
+    const Clock::time_point start = transfer->start;
+    attach(transfer, /*fresh=*/false);  // may finish (and recycle) the transfer at once
+    return start;
   }
 
   // Gives the transfer a connection: an idle keep-alive one unless `fresh`, else a new one.
@@ -695,6 +698,7 @@ struct StreamClient::Impl {
   }
 
   void poll(Clock::time_point wakeAt, bool returnOnFinish) {
+    pollTiming.entered = Clock::now();
     Clock::time_point deadline = wakeAt;
     if (curlDeadline && *curlDeadline < deadline) deadline = *curlDeadline;
     if (!deadlines.empty() && deadlines.front().at < deadline) deadline = deadlines.front().at;
@@ -706,6 +710,7 @@ struct StreamClient::Impl {
     }
     int ready = epoll_wait(epollFd, events, kMaxEpollEvents, timeoutMs);
     if (ready < 0) ready = 0;  // EINTR: just look again
+    pollTiming.woke = Clock::now();
     const std::uint64_t finishedBefore = finishedCount;
     for (int i = 0; i < ready; ++i) {
       // The caller has a request to send: return to it at once. The sockets not handled yet are still
@@ -738,6 +743,7 @@ struct StreamClient::Impl {
     runCurlTimeoutIfDue(now);
     handleCompletions();
     expireDeadlines(now);
+    pollTiming.returned = Clock::now();
   }
 
   void abortAll(std::string_view reason) {
@@ -760,11 +766,15 @@ void StreamClient::setOrigin(Clock::time_point origin) {
 StreamClient::Clock::time_point StreamClient::origin() const {
   return m_impl->origin;
 }
-void StreamClient::send(std::string_view body, RequestRecord record) {
-  m_impl->send(body, std::move(record));
+StreamClient::Clock::time_point StreamClient::send(std::string_view body, RequestRecord record) {
+  return m_impl->send(body, std::move(record));
 }
 void StreamClient::poll(Clock::time_point wakeAt, bool returnOnFinish) {
   m_impl->poll(wakeAt, returnOnFinish);
+}
+
+StreamClient::PollTiming StreamClient::lastPollTiming() const {
+  return m_impl->pollTiming;
 }
 
 void StreamClient::wake() {

@@ -48,14 +48,23 @@ class StreamClient {
 
   // Sends one streaming POST. `body` must stay alive and unchanged until the request finishes.
   // `record` brings index, scheduledS, slotWaitS, promptTokens and expectedOutputTokens; startS is
-  // stamped here, just before the request goes to a connection.
-  void send(std::string_view body, RequestRecord record);
+  // stamped here, just before the request goes to a connection, and returned.
+  Clock::time_point send(std::string_view body, RequestRecord record);
 
   // Waits until network activity, libcurl's own timers, `wakeAt` or wake(), handles what is ready
   // and reports finished requests. Returns at once when something is already due, and stops handling
   // ready sockets as soon as `wakeAt` passes or, with `returnOnFinish`, a request finishes (its slot is
   // wanted): the rest are handled by the next call, so a due request is never held up by a batch.
   void poll(Clock::time_point wakeAt, bool returnOnFinish = false);
+  // When the last poll() began, when its wait for events ended, and when it returned: the load runner
+  // uses them to tell why a request went out after its time.
+  struct PollTiming {
+    Clock::time_point entered;
+    Clock::time_point woke;
+    Clock::time_point returned;
+  };
+  PollTiming lastPollTiming() const;
+
   // Makes a poll() on another thread return soon. Thread-safe.
   void wake();
 

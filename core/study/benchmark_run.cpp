@@ -25,6 +25,20 @@ namespace {
 
 constexpr const char* kCancelledError = "cancelled";
 
+nlohmann::json lateDispatchesJson(const LateDispatches& late) {
+  const auto cause = [](const LateDispatches::Cause& c) {
+    return nlohmann::json{{"count", c.count}, {"total_ms", c.totalMs}, {"max_ms", c.maxMs}};
+  };
+  return {{"threshold_ms", LateDispatches::kLateDispatchS * 1e3},
+          {"woke_late", cause(late.wokeLate)},
+          {"reading_sockets", cause(late.readingSockets)},
+          {"off_cpu", cause(late.offCpu)},
+          {"handing_over", cause(late.handingOver)},
+          {"dispatching", cause(late.dispatching)},
+          {"voluntary_switches", late.voluntarySwitches},
+          {"involuntary_switches", late.involuntarySwitches}};
+}
+
 std::shared_ptr<const Tokenizer> loadRunTokenizer(const RunSpec& spec) {
   std::filesystem::path path;
   if (!spec.tokenizer.empty()) {
@@ -415,8 +429,8 @@ std::vector<RunOutcome> BenchmarkRun::run() {
          {{"cpu_s", outcome.clientCpuS},
           {"realtime", runner.realtimeGranted()},
           {"chunks", chunks},
-          {"cpu_s_per_1000_chunks",
-           chunks ? outcome.clientCpuS * 1000.0 / static_cast<double>(chunks) : 0.0}}},
+          {"cpu_s_per_1000_chunks", chunks ? outcome.clientCpuS * 1000.0 / static_cast<double>(chunks) : 0.0},
+          {"late_dispatches", lateDispatchesJson(runner.lateDispatches())}}},
         {"samples", samplesJson},
     };
     outcome.result = resultJson(setup, outcome.summary, outcome.records, /*detailed=*/true, ayarJson);

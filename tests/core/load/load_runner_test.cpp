@@ -15,6 +15,7 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/error.h"
@@ -490,6 +491,33 @@ TEST(LoadRunner, HandsRecordsToTheSinkInBatches) {
   EXPECT_EQ(progress.completed, 50u);
   EXPECT_GT(runner.clientThreadCpuS(), 0.0);
   EXPECT_TRUE(runner.finished());
+}
+
+TEST(LoadRunner, LateDispatchesAreCountedWithWhatTheClientThreadWasDoing) {
+  SseTestServer server;
+  LoadRunnerConfig config = configFor(server);
+  config.sinkBatchSize = 1;
+  // A sink that holds the client thread for 20 ms per record, while a request is due every 2 ms.
+  std::vector<RequestRecord> records;
+  config.sink = [&records](std::vector<RequestRecord>&& batch) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    for (auto& record : batch)
+      records.push_back(std::move(record));
+  };
+  LoadRunner runner(config);
+  runner.start(makeRequests(40, 1), ArrivalSchedule::constantRate(40, 500.0));
+  runner.wait();
+  ASSERT_EQ(records.size(), 40u);
+  const LateDispatches& late = runner.lateDispatches();
+  std::size_t lateRecords = 0;
+  for (const RequestRecord& record : records)
+    lateRecords += record.startS - record.scheduledS > LateDispatches::kLateDispatchS ? 1 : 0;
+  const std::size_t counted = late.wokeLate.count + late.readingSockets.count + late.offCpu.count +
+                              late.handingOver.count + late.dispatching.count;
+  EXPECT_EQ(counted, lateRecords);
+  EXPECT_GT(late.handingOver.count, 0u);
+  EXPECT_GT(late.handingOver.maxMs, 1.0);
+  EXPECT_GT(late.voluntarySwitches, 0);
 }
 
 TEST(LoadRunner, SinkExceptionsStopTheRunAndReachTheCaller) {
