@@ -1,8 +1,10 @@
 // ayar-engine: the bundled OpenAI-compatible server. `ayar-engine serve MODEL [flags]` (see ENGINE.md).
+#include <fcntl.h>
 #include <pthread.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -35,12 +37,24 @@ int fail(int exitCode, const std::string& message) {
 }
 
 // Thousands of streaming clients need thousands of descriptors; the soft limit is often 1024.
+// The descriptor table is also grown now, while the process has one thread: once several threads
+// share it, every growth (by doubling, as connections arrive) waits for an RCU grace period, which
+// froze the accepting thread, and every stream it serves, for 10-20 ms at a time on the GPU host.
 void raiseOpenFileLimit() {
   rlimit limit{};
-  if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return;
+  if (limit.rlim_cur < limit.rlim_max) {
     limit.rlim_cur = limit.rlim_max;
-    setrlimit(RLIMIT_NOFILE, &limit);
+    if (setrlimit(RLIMIT_NOFILE, &limit) != 0) getrlimit(RLIMIT_NOFILE, &limit);
   }
+  constexpr rlim_t kReservedDescriptors = 65536;  // 512 KiB of table; more connections grow it later
+  const rlim_t highest = std::min(limit.rlim_cur, kReservedDescriptors) - 1;
+  if (highest < 64) return;
+  const int low = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  if (low < 0) return;
+  const int high = fcntl(low, F_DUPFD_CLOEXEC, static_cast<int>(highest));
+  if (high >= 0) ::close(high);
+  ::close(low);
 }
 
 std::string deviceDescription(const EnginePlan& plan) {

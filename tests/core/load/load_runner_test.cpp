@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -518,6 +519,34 @@ TEST(LoadRunner, LateDispatchesAreCountedWithWhatTheClientThreadWasDoing) {
   EXPECT_GT(late.handingOver.count, 0u);
   EXPECT_GT(late.handingOver.maxMs, 1.0);
   EXPECT_GT(late.voluntarySwitches, 0);
+}
+
+// The kernel's table size for this process's descriptors (the FDSize line of /proc/self/status).
+long descriptorTableSize(const std::string& statusPath = "/proc/self/status") {
+  std::FILE* file = std::fopen(statusPath.c_str(), "r");
+  if (!file) return -1;
+  char line[256];
+  long size = -1;
+  while (std::fgets(line, sizeof line, file))
+    if (std::sscanf(line, "FDSize: %ld", &size) == 1) break;
+  std::fclose(file);
+  return size;
+}
+
+TEST(LoadRunner, GrowsTheDescriptorTableBeforeTheFirstRequest) {
+  // Growing the table while connections open stalls the opening thread for an RCU grace period; the
+  // runner grows it once, before time 0, for every connection the run can hold at once.
+  SseTestServer server;
+  constexpr std::size_t kRequests = 5000;
+  LoadRunner runner(configFor(server));
+  runner.start(makeRequests(kRequests, 1), ArrivalSchedule::constantRate(kRequests, 1.0));
+  const long size = descriptorTableSize();
+  runner.cancel();
+  runner.wait();
+  rlimit limit{};
+  ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &limit), 0);
+  const long wanted = static_cast<long>(std::min<rlim_t>(kRequests + 64, limit.rlim_cur));
+  EXPECT_GE(size, wanted);
 }
 
 TEST(LoadRunner, SinkExceptionsStopTheRunAndReachTheCaller) {

@@ -1,6 +1,8 @@
 // The OpenAI routes of a real ayar-engine process (--device sim) on 127.0.0.1.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
@@ -54,6 +56,24 @@ TEST(EngineApi, HealthModelsAndVersionAnswerWithTheSimulatedMarker) {
   EXPECT_EQ(json::parse(httpGet(engine.url("/version")).body)["version"], AYAR_VERSION);
   const std::string metrics = httpGet(engine.url("/metrics")).body;
   EXPECT_NE(metrics.find("ayar:simulated{model_name=\"my-model\"} 1.0"), std::string::npos);
+}
+
+TEST(EngineApi, TheDescriptorTableIsGrownAtStartForThousandsOfConnections) {
+  // Growing it later, while clients connect, would stall the accepting thread for an RCU grace period.
+  EngineProcess engine(simArgs("fixed:0,0"));
+  const std::string proc = "/proc/" + std::to_string(engine.pid());
+  long tableSize = -1;
+  long softLimit = -1;
+  std::ifstream status(proc + "/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.starts_with("FDSize:")) tableSize = std::stol(line.substr(7));
+  std::ifstream limits(proc + "/limits");
+  for (std::string line; std::getline(limits, line);)
+    if (line.starts_with("Max open files"))
+      softLimit = std::stol(line.substr(std::string("Max open files").size()));
+  ASSERT_GT(tableSize, 0);
+  ASSERT_GT(softLimit, 0);
+  EXPECT_GE(tableSize, std::min(softLimit, 65536L));
 }
 
 TEST(EngineApi, StreamedCompletionHasVllmChunksAndExactUsage) {
