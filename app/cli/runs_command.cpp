@@ -6,6 +6,8 @@
 #include <iostream>
 
 #include "core/error.h"
+#include "core/interop/result_import.h"
+#include "core/interop/vllm_result_export.h"
 #include "core/metrics/run_summary.h"
 #include "core/report/request_csv.h"
 #include "core/report/result_json.h"
@@ -26,6 +28,8 @@ struct RunsFlags {
   std::int64_t id = 0;
   std::string format = "json";
   std::string output;
+  std::vector<std::string> files;
+  std::string toolVersion;
 };
 
 std::filesystem::path storePath(const RunsFlags& flags) {
@@ -72,6 +76,49 @@ nlohmann::ordered_json resultOf(ResultStore& store, const StoredRun& run) {
   return resultJson(setup, summary, records, /*detailed=*/true, ayarJson);
 }
 
+// Where imports go: the store, created when this is the first run in it.
+std::filesystem::path importStorePath(const RunsFlags& flags) {
+  return flags.store.empty() ? defaultStorePath() : std::filesystem::path(flags.store);
+}
+
+std::string describeImport(const nlohmann::json& mark) {
+  std::string text = mark.value("tool", std::string("?"));
+  const std::string version = mark.value("version", std::string());
+  text += version.empty() ? " (version not recorded)" : " " + version;
+  text += ", " + mark.value("file", std::string("?"));
+  if (mark.contains("requests_file")) text += " + " + mark.value("requests_file", std::string());
+  return text;
+}
+
+int importRuns(const RunsFlags& flags) {
+  // Read every file before writing anything: a bad file among several leaves the store as it was.
+  std::vector<ImportedRun> runs;
+  for (const std::string& file : flags.files) {
+    std::vector<ImportedRun> fromFile = readImportedRuns(file);
+    for (ImportedRun& run : fromFile) {
+      if (!flags.toolVersion.empty()) run.toolVersion = flags.toolVersion;
+      runs.push_back(std::move(run));
+    }
+  }
+  ResultStore store(importStorePath(flags));
+  for (const ImportedRun& run : runs) {
+    const std::int64_t id = store.addFinishedRun(toFinishedRun(run));
+    std::cout << "run " << id << ": imported from " << run.source.string()
+              << (run.title.empty() ? "" : " (" + run.title + ")") << ", " << run.tool
+              << (run.toolVersion.empty() ? "" : " " + run.toolVersion) << ", " << run.summary.completed
+              << " completed, " << run.summary.failed << " failed; "
+              << (run.recomputed
+                      ? "figures recomputed from its " + std::to_string(run.records.size()) + " requests"
+                      : std::string("figures as written"))
+              << "\n";
+    for (const std::string& note : run.notes)
+      std::cout << "    note: " << note << "\n";
+    for (const std::string& difference : run.differences)
+      std::cout << "    differs: " << difference << "\n";
+  }
+  return 0;
+}
+
 int listRuns(const RunsFlags& flags) {
   ResultStore store(storePath(flags));
   RunFilter filter;
@@ -93,6 +140,8 @@ int listRuns(const RunsFlags& flags) {
                                                                     : std::string("-");
     };
     std::string profile = run.info.profile.value("name", run.info.dataset);
+    if (const nlohmann::json* mark = importMarkOf(run.info))
+      profile = "imported: " + mark->value("tool", std::string("?"));
     std::printf("%-5lld %-19s %-11s %-16.16s %-14.14s %-22.22s %6s %6s %9s %10s %10s %10s\n",
                 static_cast<long long>(run.id), localTime(run.createdAt).c_str(),
                 std::string(toString(run.status)).c_str(), run.info.label.c_str(), run.info.model.c_str(),
@@ -115,6 +164,7 @@ std::string describeProfile(const nlohmann::json& json) {
 
 std::string describeEngine(const nlohmann::json& engine) {
   const std::string command = engine.value("command", std::string());
+  if (engine.empty()) return "not recorded";
   std::string text =
       !command.empty() ? command : "remote endpoint " + engine.value("base_url", std::string("?"));
   if (engine.value("simulated", false)) text += " (SIMULATED)";
@@ -140,16 +190,33 @@ int showRun(const RunsFlags& flags) {
   std::cout << "  model:     " << run.info.model << "\n"
             << "  target:    " << run.info.baseUrl << run.info.endpoint << " (" << run.info.backend << ")\n"
             << "  dataset:   " << run.info.dataset << "\n"
-            << "  profile:   " << describeProfile(run.info.profile) << "\n"
+            << "  profile:   "
+            << (importMarkOf(run.info) ? run.info.profile.value("name", std::string("-"))
+                                       : describeProfile(run.info.profile))
+            << "\n"
             << "  load:      " << run.info.config.value("load", std::string("-")) << "\n"
             << "  engine:    " << describeEngine(run.info.engine) << "\n"
             << (run.info.engine.contains("log")
                     ? "  engine log: " + run.info.engine.value("log", std::string()) + "\n"
                     : std::string())
-            << "  requests stored: " << run.storedRequests << "\n\n";
+            << "  requests stored: " << run.storedRequests << "\n";
+  const nlohmann::json* imported = importMarkOf(run.info);
+  if (imported) {
+    std::cout << "  imported:  " << describeImport(*imported) << "\n"
+              << "  figures:   "
+              << (imported->value("recomputed", false) ? "recomputed from the file's requests"
+                                                       : "as the file wrote them")
+              << "\n";
+    for (const auto& note : imported->value("notes", nlohmann::json::array()))
+      std::cout << "    note: " << note.get<std::string>() << "\n";
+    for (const auto& difference : imported->value("differences", nlohmann::json::array()))
+      std::cout << "    differs: " << difference.get<std::string>() << "\n";
+  }
+  std::cout << "\n";
   const auto result = resultOf(store, run);
   const ResultFile parsed = parseResultJson(result.dump(), "run " + std::to_string(run.id));
   TextBlockOptions options;
+  options.ayarLines = imported == nullptr;  // dispatch lag and dataset are not in other tools' files
   options.syntheticDataset =
       run.info.profile.value("dataset_name", "") == "sharegpt" && run.info.dataset == "synthetic-sharegpt";
   std::cout << formatServingBenchmarkResult(parsed.summary, options);
@@ -162,6 +229,10 @@ int exportRun(const RunsFlags& flags) {
   std::string text;
   if (flags.format == "json") {
     text = resultOf(store, run).dump() + "\n";
+  } else if (flags.format == "vllm") {
+    text = vllmResultText(
+               vllmResultOf(nlohmann::json::parse(resultOf(store, run).dump()), store.loadRequests(run.id))) +
+           "\n";
   } else {
     text = requestsCsv(store.loadRequests(run.id));
   }
@@ -187,7 +258,8 @@ int deleteRun(const RunsFlags& flags) {
 }  // namespace
 
 void addRunsCommand(CLI::App& app, int& exitCode) {
-  auto* runs = app.add_subcommand("runs", "List, show, export and delete the runs in the results store");
+  auto* runs =
+      app.add_subcommand("runs", "List, show, import, export and delete the runs in the results store");
   runs->require_subcommand(1);
   auto flags = std::make_shared<RunsFlags>();
   auto addStore = [&flags](CLI::App* command) {
@@ -209,13 +281,30 @@ void addRunsCommand(CLI::App& app, int& exitCode) {
   addStore(show);
   show->callback([flags, &exitCode] { exitCode = showRun(*flags); });
 
-  auto* exp = runs->add_subcommand(
-      "export", "One run as the vLLM-compatible result JSON (detailed) or per-request CSV");
+  auto* exp =
+      runs->add_subcommand("export", "One run as Ayar's result JSON, vLLM's result file, or per-request CSV");
   exp->add_option("ID", flags->id, "Run id (see runs list)")->required();
-  exp->add_option("--format", flags->format, "json (default) or csv")->check(CLI::IsMember({"json", "csv"}));
+  exp->add_option("--format", flags->format,
+                  "json (default: vLLM's keys plus Ayar's \"ayar\" object, detailed), vllm (exactly what "
+                  "`vllm bench serve --save-result --save-detailed` writes; a run imported from a vLLM file "
+                  "gives back that file) or csv (one row per request)")
+      ->check(CLI::IsMember({"json", "vllm", "csv"}));
   exp->add_option("-o,--output", flags->output, "File to write (default: standard output)");
   addStore(exp);
   exp->callback([flags, &exitCode] { exitCode = exportRun(*flags); });
+
+  auto* imp = runs->add_subcommand(
+      "import",
+      "Add runs from other tools' result files: vLLM --save-result JSON (detailed or not, appended or "
+      "not), guidellm's benchmarks report, AIPerf's profile_export_aiperf.json or profile_export.jsonl, "
+      "genai-perf's profile_export_genai_perf.json");
+  imp->add_option("FILE", flags->files, "Result files; nothing is stored unless every one can be read")
+      ->required()
+      ->check(CLI::ExistingFile);
+  imp->add_option("--tool-version", flags->toolVersion,
+                  "The version of the tool that wrote the files, when they do not record it (vLLM's do not)");
+  addStore(imp);
+  imp->callback([flags, &exitCode] { exitCode = importRuns(*flags); });
 
   auto* del = runs->add_subcommand("delete", "Remove a run and its requests from the store");
   del->add_option("ID", flags->id, "Run id (see runs list)")->required();

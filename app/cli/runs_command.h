@@ -4,7 +4,8 @@
 
 namespace ayar::cli {
 
-// `ayar-cli runs list | show ID | export ID --format json|csv | delete ID`: the results store.
+// `ayar-cli runs list | show ID | import FILE... | export ID --format json|vllm|csv | delete ID`: the
+// results store.
 void addRunsCommand(CLI::App& app, int& exitCode);
 
 }  // namespace ayar::cli

@@ -30,12 +30,13 @@ std::filesystem::path resourcesDir() {
   }
 
   std::vector<fs::path> candidates;
-  if (const fs::path exe = currentExecutablePath(); !exe.empty()) {
-    candidates.push_back(exe.parent_path() / ".." / "share" / "ayar" / "resources");
+  const fs::path exe = currentExecutablePath();
+  if (!exe.empty()) candidates.push_back(exe.parent_path() / AYAR_INSTALLED_RESOURCES_FROM_BIN);
+  // Only a program that runs from the build tree looks into the source tree: an installed one must
+  // find what was installed with it, not a checkout that happens to be on the build machine.
+  if (!exe.empty() && fs::equivalent(exe.parent_path(), AYAR_BUILD_TREE_BIN_DIR, ec)) {
+    candidates.emplace_back(AYAR_BUILD_TREE_RESOURCES_DIR);
   }
-#ifdef AYAR_BUILD_TREE_RESOURCES_DIR
-  candidates.emplace_back(AYAR_BUILD_TREE_RESOURCES_DIR);
-#endif
   for (const auto& candidate : candidates) {
     if (fs::is_directory(candidate, ec)) {
       const fs::path canonical = fs::weakly_canonical(candidate, ec);

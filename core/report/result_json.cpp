@@ -416,22 +416,9 @@ ResultFile parseResultObject(const ordered_json& root, std::string_view source) 
 }
 
 std::vector<ResultFile> parseResults(std::string_view text, std::string_view source) {
-  std::istringstream in(quoteNonFiniteTokens(text));
   std::vector<ResultFile> results;
-  while (true) {
-    in >> std::ws;
-    if (in.peek() == std::char_traits<char>::eof()) break;
-    ordered_json root;
-    try {
-      in >> root;
-    } catch (const nlohmann::json::exception& e) {
-      throw Error(std::string(source) + ": not valid JSON (" + e.what() +
-                  "). Give a result file written by `vllm bench serve --save-result` or Ayar.");
-    }
+  for (const ordered_json& root : parseResultObjects(text, source))
     results.push_back(parseResultObject(root, source));
-  }
-  if (results.empty())
-    throw Error(std::string(source) + ": the file is empty; it holds no benchmark result.");
   return results;
 }
 
@@ -525,6 +512,30 @@ void writeResultFile(const std::filesystem::path& path, const ResultSetup& setup
   out << text;
   out.close();
   if (!out) throw Error("Writing the result file " + path.string() + " failed; is the disk full?");
+}
+
+std::vector<ordered_json> parseResultObjects(std::string_view text, std::string_view sourceName) {
+  std::istringstream in(quoteNonFiniteTokens(text));
+  std::vector<ordered_json> objects;
+  while (true) {
+    in >> std::ws;
+    if (in.peek() == std::char_traits<char>::eof()) break;
+    ordered_json root;
+    try {
+      in >> root;
+    } catch (const nlohmann::json::exception& e) {
+      throw Error(std::string(sourceName) + ": not valid JSON (" + e.what() +
+                  "). Give a result file written by `vllm bench serve --save-result` or Ayar.");
+    }
+    objects.push_back(std::move(root));
+  }
+  if (objects.empty())
+    throw Error(std::string(sourceName) + ": the file is empty; it holds no benchmark result.");
+  return objects;
+}
+
+ResultFile readResultObject(const ordered_json& root, std::string_view sourceName) {
+  return parseResultObject(root, sourceName);
 }
 
 ResultFile parseResultJson(std::string_view text, std::string_view sourceName) {

@@ -65,6 +65,13 @@ void writeResultFile(const std::filesystem::path& path, const ResultSetup& setup
 // fields. `sourceName` names the input in errors.
 ResultFile parseResultJson(std::string_view text, std::string_view sourceName = "result JSON");
 
+// The result objects of a text as written (one, or several appended by --append-result), Python's
+// bare Infinity/-Infinity/NaN tokens read as strings. For readers that keep every key as it is
+// (imports, round trips); readResultObject then reads one into Ayar's types. Throws ayar::Error
+// naming `sourceName` for text that is not JSON or holds nothing.
+std::vector<nlohmann::ordered_json> parseResultObjects(std::string_view text, std::string_view sourceName);
+ResultFile readResultObject(const nlohmann::ordered_json& root, std::string_view sourceName);
+
 // Reads every result in a file: one object, or several appended by --append-result (one per line).
 // Throws ayar::Error naming the path for a missing file or content that is not a result.
 std::vector<ResultFile> readResultFiles(const std::filesystem::path& path);

@@ -1,5 +1,6 @@
 #include "core/store/result_store.h"
 
+#include <cassert>
 #include <mutex>
 #include <utility>
 
@@ -7,6 +8,7 @@
 #include "core/store/chunk_times.h"
 #include "core/store/json_text.h"
 #include "core/store/process_identity.h"
+#include "core/store/run_rows.h"
 #include "core/store/secret_scrubber.h"
 #include "core/store/sqlite_connection.h"
 
@@ -257,6 +259,26 @@ std::vector<RequestRecord> ResultStore::loadRequests(std::int64_t runId) {
 std::vector<Sample> ResultStore::loadSamples(std::int64_t runId) {
   std::lock_guard lock(m_impl->mutex);
   return m_impl->samplesOf(runId);
+}
+
+std::int64_t ResultStore::addFinishedRun(const FinishedRun& run) {
+  assert(run.status != RunStatus::Running && "addFinishedRun() needs a final status");
+  std::lock_guard lock(m_impl->mutex);
+  sqlite::Connection& connection = m_impl->connection;
+  sqlite::Transaction transaction(connection);
+  const std::int64_t runId = run_rows::insertRun(
+      connection, newUuid(), run.info, run.status,
+      {.pid = 0, .hostname = "", .createdAt = run.createdAt, .heartbeatAt = std::nullopt});
+  auto insertRequest = run_rows::prepareInsertRequest(connection);
+  for (const RequestRecord& record : run.requests)
+    run_rows::insertRequest(insertRequest, runId, record);
+  auto insertSample = run_rows::prepareInsertSample(connection);
+  for (const Sample& sample : run.samples)
+    run_rows::insertSample(insertSample, runId, sample);
+  auto finish = run_rows::prepareFinishRun(connection);
+  run_rows::finishRun(finish, runId, run.status, run.finishedAt, run.summary, run.result);
+  transaction.commit();
+  return runId;
 }
 
 bool ResultStore::deleteRun(std::int64_t id) {

@@ -58,6 +58,10 @@ class ResultStore {
   std::vector<RequestRecord> loadRequests(std::int64_t runId);
   std::vector<Sample> loadSamples(std::int64_t runId);
 
+  // Adds a run that finished elsewhere: its row (with its own times and status, no writing
+  // process), requests and samples in one transaction. Returns its id. `run.status` must be final.
+  std::int64_t addFinishedRun(const FinishedRun& run);
+
   // Removes the run with its requests and samples. False when there was no such run.
   bool deleteRun(std::int64_t id);
   bool setLabel(std::int64_t id, std::string_view label);

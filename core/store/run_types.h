@@ -64,6 +64,19 @@ struct Sample {
   bool operator==(const Sample&) const = default;
 };
 
+// A run that ran and finished elsewhere, added to the store in one piece (an import from another
+// tool's result file).
+struct FinishedRun {
+  RunInfo info;
+  RunStatus status = RunStatus::Completed;
+  double createdAt = 0.0;   // when it started, seconds since the Unix epoch
+  double finishedAt = 0.0;  // when it ended
+  std::vector<RequestRecord> requests;
+  std::vector<Sample> samples;
+  nlohmann::json summary;
+  nlohmann::json result;
+};
+
 // Filters for listing runs; every set field must match. Newest first.
 struct RunFilter {
   std::optional<std::string> label;  // exact

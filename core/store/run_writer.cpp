@@ -9,10 +9,8 @@
 #include <utility>
 
 #include "core/error.h"
-#include "core/store/chunk_times.h"
-#include "core/store/json_text.h"
 #include "core/store/process_identity.h"
-#include "core/store/secret_scrubber.h"
+#include "core/store/run_rows.h"
 #include "core/store/sqlite_connection.h"
 
 namespace ayar {
@@ -26,14 +24,6 @@ struct FinalRow {
   const nlohmann::json* summary;
   const nlohmann::json* result;
 };
-
-void bindJsonOrNull(sqlite::Statement& statement, int index, const nlohmann::json& value) {
-  if (value.is_null()) {
-    statement.bindNull(index);
-  } else {
-    statement.bind(index, toJsonText(scrubSecrets(value)));
-  }
-}
 
 }  // namespace
 
@@ -90,44 +80,14 @@ RunWriter::Impl::Impl(const std::filesystem::path& storePath, const RunInfo& inf
     }
   }
   const double now = unixTimeNowS();
-  auto insertRun = connection.prepare(R"sql(
-INSERT INTO runs (uuid, study_id, created_at, status, kind, label, backend, base_url, endpoint, model,
-                  served_model_name, tokenizer, dataset, pid, hostname, heartbeat_at, notes,
-                  profile_json, engine_json, config_json)
-VALUES (?1, ?2, ?3, 'running', ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?3, ?15, ?16, ?17, ?18))sql");
-  insertRun.bind(1, uuid);
-  if (info.studyId) {
-    insertRun.bind(2, *info.studyId);
-  } else {
-    insertRun.bindNull(2);
-  }
-  insertRun.bind(3, now)
-      .bind(4, toString(info.kind))
-      .bind(5, info.label)
-      .bind(6, info.backend)
-      .bind(7, scrubSecretsInText(info.baseUrl))
-      .bind(8, info.endpoint)
-      .bind(9, info.model)
-      .bind(10, info.servedModelName)
-      .bind(11, info.tokenizer)
-      .bind(12, info.dataset)
-      .bind(13, currentProcessId())
-      .bind(14, currentHostName())
-      .bind(15, info.notes)
-      .bind(16, toJsonText(scrubSecrets(info.profile.is_null() ? nlohmann::json::object() : info.profile)))
-      .bind(17, toJsonText(scrubSecrets(info.engine.is_null() ? nlohmann::json::object() : info.engine)))
-      .bind(18, toJsonText(scrubSecrets(info.config.is_null() ? nlohmann::json::object() : info.config)));
-  insertRun.run();
-  runId = connection.lastInsertRowId();
+  const std::string host = currentHostName();
+  runId = run_rows::insertRun(
+      connection, uuid, info, RunStatus::Running,
+      {.pid = currentProcessId(), .hostname = host, .createdAt = now, .heartbeatAt = now});
   lastHeartbeat = Clock::now();
 
-  insertRequest.emplace(connection.prepare(R"sql(
-INSERT OR REPLACE INTO requests (run_id, idx, scheduled_s, slot_wait_s, start_s, prompt_tokens,
-                                 output_tokens, output_from_usage, expected_output_tokens, success,
-                                 http_status, error, chunk_times, generated_text)
-VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14))sql"));
-  insertSample.emplace(
-      connection.prepare("INSERT INTO samples (run_id, t_s, name, value) VALUES (?1, ?2, ?3, ?4)"));
+  insertRequest.emplace(run_rows::prepareInsertRequest(connection));
+  insertSample.emplace(run_rows::prepareInsertSample(connection));
   // A sweep may have marked a live run interrupted (a suspended laptop, a stalled disk); the next
   // heartbeat brings it back. SET expressions all see the old row, so finished_at tests the old status.
   updateHeartbeat.emplace(connection.prepare(R"sql(
@@ -135,43 +95,19 @@ UPDATE runs SET heartbeat_at = ?1,
                 finished_at = CASE WHEN status = 'interrupted' THEN NULL ELSE finished_at END,
                 status = CASE WHEN status = 'interrupted' THEN 'running' ELSE status END
 WHERE id = ?2)sql"));
-  updateFinal.emplace(connection.prepare(R"sql(
-UPDATE runs SET status = ?1, finished_at = ?2, heartbeat_at = ?2, summary_json = ?3, result_json = ?4
-WHERE id = ?5)sql"));
+  updateFinal.emplace(run_rows::prepareFinishRun(connection));
 }
 
 void RunWriter::Impl::commit(const std::vector<RequestRecord>& records, const std::vector<Sample>& samples,
                              const FinalRow* finalRow) {
   sqlite::Transaction transaction(connection);
-  for (const RequestRecord& record : records) {
-    const std::vector<std::byte> chunkTimes = encodeChunkTimes(record.chunkTimesS);
-    insertRequest->bind(1, runId)
-        .bind(2, record.index)
-        .bind(3, record.scheduledS)
-        .bind(4, record.slotWaitS)
-        .bind(5, record.startS)
-        .bind(6, record.promptTokens)
-        .bind(7, record.outputTokens)
-        .bind(8, record.outputTokensFromUsage)
-        .bind(9, record.expectedOutputTokens)
-        .bind(10, record.success)
-        .bind(11, record.httpStatus)
-        .bind(12, record.error)
-        .bindBlob(13, chunkTimes)
-        .bind(14, record.generatedText);
-    insertRequest->run();
-  }
-  for (const Sample& sample : samples) {
-    insertSample->bind(1, runId).bind(2, sample.tS).bind(3, sample.name).bind(4, sample.value);
-    insertSample->run();
-  }
+  for (const RequestRecord& record : records)
+    run_rows::insertRequest(*insertRequest, runId, record);
+  for (const Sample& sample : samples)
+    run_rows::insertSample(*insertSample, runId, sample);
   const double now = unixTimeNowS();
   if (finalRow != nullptr) {
-    updateFinal->bind(1, toString(finalRow->status)).bind(2, now);
-    bindJsonOrNull(*updateFinal, 3, *finalRow->summary);
-    bindJsonOrNull(*updateFinal, 4, *finalRow->result);
-    updateFinal->bind(5, runId);
-    updateFinal->run();
+    run_rows::finishRun(*updateFinal, runId, finalRow->status, now, *finalRow->summary, *finalRow->result);
   } else {
     updateHeartbeat->bind(1, now).bind(2, runId);
     updateHeartbeat->run();

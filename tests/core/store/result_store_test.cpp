@@ -178,6 +178,42 @@ TEST(ResultStore, RoundTripsEveryRunFieldRecordAndSample) {
   EXPECT_FALSE(store.loadRun(id + 100));
 }
 
+TEST(ResultStore, AFinishedRunKeepsItsOwnTimesRequestsAndStatusAndNoWriter) {
+  test::TempDir dir;
+  const auto path = dir / "ayar.db";
+  FinishedRun finished;
+  finished.info.model = "Qwen/Qwen3-0.6B";
+  finished.info.config = {{"imported", {{"tool", "vllm"}}}};
+  finished.status = RunStatus::Failed;
+  finished.createdAt = 1764599001.25;
+  finished.finishedAt = 1764599031.5;
+  for (int i = 0; i < 5; ++i)
+    finished.requests.push_back(test::makeStoreTestRecord(i));
+  finished.samples = {{0.5, "client.in_flight", 3}};
+  finished.summary = {{"completed", 0}, {"failed", 5}};
+  finished.result = {{"backend", "openai"}};
+
+  ResultStore store(path);
+  const std::int64_t id = store.addFinishedRun(finished);
+  EXPECT_EQ(store.markInterruptedRuns(), 0);  // no writing process: never taken for a live run
+  const auto detail = store.loadRun(id);
+  ASSERT_TRUE(detail);
+  EXPECT_EQ(detail->run.status, RunStatus::Failed);
+  EXPECT_EQ(detail->run.createdAt, finished.createdAt);
+  ASSERT_TRUE(detail->run.finishedAt);
+  EXPECT_EQ(*detail->run.finishedAt, finished.finishedAt);
+  EXPECT_EQ(detail->run.pid, 0);
+  EXPECT_EQ(detail->run.hostname, "");
+  EXPECT_EQ(detail->run.info.config, finished.info.config);
+  EXPECT_EQ(detail->run.summary, finished.summary);
+  EXPECT_EQ(detail->run.result, finished.result);
+  EXPECT_EQ(detail->run.uuid.size(), 36u);
+  ASSERT_EQ(detail->requests.size(), finished.requests.size());
+  for (std::size_t i = 0; i < finished.requests.size(); ++i)
+    test::expectSameRecord(detail->requests[i], finished.requests[i]);
+  EXPECT_EQ(detail->samples, finished.samples);
+}
+
 TEST(ResultStore, ListsNewestFirstAndFiltersByLabelModelStatusAndLimit) {
   test::TempDir dir;
   const auto path = dir / "ayar.db";

@@ -1,0 +1,284 @@
+#include "core/interop/guidellm_report_import.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/interop/import_summary.h"
+#include "core/interop/json_field.h"
+
+namespace ayar {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+const std::vector<double> kPercentiles{50.0, 90.0, 95.0, 99.0};
+
+std::string rateText(double rate) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", rate);
+  return text;
+}
+
+// A request's times as guidellm keeps them, from either generation of its request schema.
+struct GuidellmRequest {
+  double start = 0.0;
+  std::optional<double> firstToken;
+  std::optional<double> lastToken;
+  double end = 0.0;
+  int promptTokens = 0;
+  int outputTokens = 0;
+  std::string output;
+  std::string error;
+};
+
+GuidellmRequest readRequest(const JsonField& request) {
+  GuidellmRequest r;
+  if (auto info = request.find("info")) {  // schema 1 and 2: GenerativeRequestStats
+    const JsonField timings = (*info)["timings"];
+    r.start = timings.requireAny({"request_start", "resolve_start"}).number();
+    if (auto v = timings.find("first_token_iteration")) r.firstToken = v->number();
+    if (auto v = timings.find("last_token_iteration")) r.lastToken = v->number();
+    r.end = timings.requireAny({"request_end", "resolve_end"}).number();
+    if (auto error = info->find("error")) r.error = error->string();
+  } else {  // 0.3: GenerativeTextResponseStats / GenerativeTextErrorStats
+    r.start = request["start_time"].number();
+    if (auto v = request.find("first_token_time")) r.firstToken = v->number();
+    if (auto v = request.find("last_token_time")) r.lastToken = v->number();
+    r.end = request["end_time"].number();
+    if (auto error = request.find("error")) r.error = error->string();
+  }
+  if (auto v = request.find("prompt_tokens")) r.promptTokens = static_cast<int>(v->integer());
+  if (auto v = request.find("output_tokens")) r.outputTokens = static_cast<int>(v->integer());
+  if (auto v = request.find("output")) r.output = v->string();
+  return r;
+}
+
+RequestRecord toRecord(const GuidellmRequest& r, double originS, bool success, std::int64_t index) {
+  RequestRecord record;
+  record.index = index;
+  record.startS = r.start - originS;
+  record.scheduledS = record.startS;
+  record.promptTokens = r.promptTokens;
+  record.outputTokens = r.outputTokens;
+  record.success = success;
+  record.httpStatus = success ? 200 : 0;
+  record.generatedText = r.output;
+  if (!success)
+    record.error = r.error.empty() ? "incomplete: still running when the benchmark ended" : r.error;
+  if (r.firstToken) {
+    record.chunkTimesS.push_back(*r.firstToken - r.start);
+    if (r.lastToken && *r.lastToken > *r.firstToken) record.chunkTimesS.push_back(*r.lastToken - r.start);
+  } else if (success) {
+    record.chunkTimesS.push_back(r.end - r.start);  // not streamed: the whole answer at once
+  }
+  return record;
+}
+
+// One guidellm distribution (successful requests) as one of vLLM's latency figures, in ms.
+void readWrittenStats(const JsonField& distribution, double scaleToMs, LatencyStats& stats) {
+  stats.meanMs = distribution["mean"].number() * scaleToMs;
+  stats.medianMs = distribution["median"].number() * scaleToMs;
+  stats.stdMs = distribution["std_dev"].number() * scaleToMs;
+  if (auto count = distribution.find("count")) stats.samples = static_cast<std::size_t>(count->integer());
+  const JsonField percentiles = distribution["percentiles"];
+  for (double p : kPercentiles) {
+    const std::string key = "p" + percentileWord(p);
+    if (auto value = percentiles.find(key)) stats.percentilesMs.push_back({p, value->number() * scaleToMs});
+  }
+}
+
+struct Strategy {
+  std::string text;
+  double requestRate = kInf;
+  double burstiness = 1.0;
+  std::optional<int> maxConcurrency;
+};
+
+Strategy readStrategy(const JsonField& strategy) {
+  Strategy s;
+  const std::string type = strategy["type_"].string();
+  const auto cap = [&](std::string_view key) -> std::optional<int> {
+    if (auto v = strategy.find(key)) return static_cast<int>(v->integer());
+    return std::nullopt;
+  };
+  if (type == "synchronous") {
+    s.text = "synchronous";
+    s.maxConcurrency = 1;
+  } else if (type == "concurrent") {
+    s.maxConcurrency = cap("streams");
+    s.text = "concurrent, " + std::to_string(s.maxConcurrency.value_or(0)) + " streams";
+  } else if (type == "throughput") {
+    s.maxConcurrency = cap("max_concurrency");
+    s.text = "throughput";
+  } else if (type == "constant" || type == "async" || type == "poisson") {
+    s.requestRate = strategy["rate"].number();
+    s.burstiness = type == "poisson" ? 1.0 : kInf;  // evenly spaced arrivals: vLLM's burstiness inf
+    s.maxConcurrency = cap("max_concurrency");
+    s.text = type + " " + rateText(s.requestRate) + " req/s";
+  } else {
+    s.text = type;
+  }
+  return s;
+}
+
+struct StatusCounts {
+  std::int64_t successful = 0, incomplete = 0, errored = 0;
+};
+
+ImportedRun importBenchmark(const std::filesystem::path& file, const JsonField& report,
+                            const JsonField& bench, std::size_t index, std::size_t count,
+                            const std::string& version) {
+  ImportedRun run;
+  run.tool = "guidellm";
+  run.toolVersion = version;
+  run.source = file;
+  run.format = "guidellm benchmarks report";
+  bench.requireObject();
+  if (auto type = bench.optionalString("type_"); type && *type != "generative_benchmark") {
+    bench["type_"].fail("is \"" + *type + "\"; only generative benchmarks can be imported");
+  }
+
+  // Set-up: schema 1/2 keep it per benchmark in "config", 0.3 in "args" and "worker".
+  const std::optional<JsonField> config = bench.findAny({"config", "args"});
+  const Strategy strategy = config ? readStrategy((*config)["strategy"]) : Strategy{};
+  run.title = "benchmark " + std::to_string(index + 1) + " of " + std::to_string(count) +
+              (strategy.text.empty() ? "" : ": " + strategy.text);
+  run.setup.requestRate = strategy.requestRate;
+  run.setup.burstiness = strategy.burstiness;
+  run.setup.maxConcurrency = strategy.maxConcurrency;
+  run.setup.backend = "openai";
+  std::optional<JsonField> backend;
+  if (config) backend = config->find("backend");
+  if (!backend) backend = bench.find("worker");
+  const auto backendText = [&](std::initializer_list<std::string_view> keys) -> std::string {
+    if (backend && backend->value().is_object()) {
+      if (auto v = backend->findAny(keys); v && v->value().is_string()) return v->string();
+    }
+    return {};
+  };
+  run.setup.modelId = backendText({"model", "backend_model"});
+  if (run.setup.modelId.empty()) {
+    if (auto reportConfig = report.findAny({"config", "args"})) {
+      if (auto model = reportConfig->find("model"); model && model->value().is_string())
+        run.setup.modelId = model->string();
+    }
+  }
+  run.baseUrl = backendText({"target", "backend_target"});
+  if (backendText({"request_format"}).find("chat") != std::string::npos) run.setup.backend = "openai-chat";
+
+  // The measured window (warm-up and cool-down left out), as guidellm divides by it.
+  const double start = bench.find("start_time") ? bench["start_time"].number()
+                                                : bench["scheduler_metrics"]["measure_start_time"].number();
+  const double end = bench.find("end_time") ? bench["end_time"].number()
+                                            : bench["scheduler_metrics"]["measure_end_time"].number();
+  const double duration = bench.find("duration") ? bench["duration"].number() : end - start;
+  run.startedAtS = start;
+
+  const JsonField metrics = bench["metrics"];
+  const JsonField totals =
+      metrics.find("request_totals") ? metrics["request_totals"] : bench["request_totals"];
+  StatusCounts counts{totals["successful"].integer(), totals["incomplete"].integer(),
+                      totals["errored"].integer()};
+  run.setup.numPrompts = static_cast<int>(counts.successful + counts.incomplete + counts.errored);
+
+  // Every request kept? Then recompute; a sampled report keeps only some of them.
+  std::vector<std::pair<JsonField, bool>> requests;  // (request, successful)
+  bool complete = false;
+  if (auto lists = bench.find("requests")) {
+    const auto listOf = [&](std::string_view key) {
+      if (auto list = lists->find(key)) return list->items();
+      return std::vector<JsonField>{};
+    };
+    const auto successful = listOf("successful");
+    const auto incomplete = listOf("incomplete");
+    const auto errored = listOf("errored");
+    complete = static_cast<std::int64_t>(successful.size()) == counts.successful &&
+               static_cast<std::int64_t>(incomplete.size()) == counts.incomplete &&
+               static_cast<std::int64_t>(errored.size()) == counts.errored;
+    for (const auto& r : successful)
+      requests.emplace_back(r, true);
+    for (const auto& r : incomplete)
+      requests.emplace_back(r, false);
+    for (const auto& r : errored)
+      requests.emplace_back(r, false);
+  }
+
+  if (complete && !requests.empty()) {
+    std::vector<GuidellmRequest> read;
+    for (const auto& [request, success] : requests)
+      read.push_back(readRequest(request));
+    const double origin = std::min_element(read.begin(), read.end(), [](const auto& a, const auto& b) {
+                            return a.start < b.start;
+                          })->start;
+    for (std::size_t i = 0; i < read.size(); ++i)
+      run.records.push_back(toRecord(read[i], origin, requests[i].second, static_cast<std::int64_t>(i)));
+    std::sort(run.records.begin(), run.records.end(),
+              [](const auto& a, const auto& b) { return a.startS < b.startS; });
+    for (std::size_t i = 0; i < run.records.size(); ++i)
+      run.records[i].index = static_cast<std::int64_t>(i);
+    run.summary = import_summary::recompute(run.records,
+                                            {LatencyMetric::Ttft, LatencyMetric::Tpot, LatencyMetric::E2el},
+                                            kPercentiles, strategy.maxConcurrency, duration);
+    run.summary.maxOutputTokensPerS = 0.0;
+    run.recomputed = true;
+    run.notes.push_back("figures recomputed from the report's " + std::to_string(run.records.size()) +
+                        " requests; the duration is guidellm's measured window");
+    run.notes.push_back(
+        "guidellm keeps the first and last token time of a request only: ITL and the peak output "
+        "token rate are not available, and each request is stored with those two chunk times");
+    return run;
+  }
+
+  // Taken as written, from the successful requests' distributions.
+  RunSummary& s = run.summary;
+  s.completed = static_cast<int>(counts.successful);
+  s.failed = static_cast<int>(counts.incomplete + counts.errored);
+  s.maxConcurrency = strategy.maxConcurrency;
+  s.percentiles = kPercentiles;
+  s.totalInputTokens = std::llround(metrics["prompt_token_count"]["successful"]["total_sum"].number());
+  s.totalOutputTokens = std::llround(metrics["output_token_count"]["successful"]["total_sum"].number());
+  s.durationS = duration;
+  import_summary::setDuration(s, duration);
+  readWrittenStats(metrics["time_to_first_token_ms"]["successful"], 1.0, s.ttft);
+  s.percentileMetrics.push_back(LatencyMetric::Ttft);
+  readWrittenStats(metrics["inter_token_latency_ms"]["successful"], 1.0, s.tpot);
+  s.percentileMetrics.push_back(LatencyMetric::Tpot);
+  readWrittenStats(metrics["request_latency"]["successful"], 1000.0, s.e2el);
+  s.percentileMetrics.push_back(LatencyMetric::E2el);
+  if (auto concurrency = metrics.find("request_concurrency")) {
+    if (auto successful = concurrency->find("successful")) {
+      s.maxConcurrentRequests =
+          static_cast<int>(std::lround(successful->optionalNumber("max").value_or(0.0)));
+    }
+  }
+  run.notes.push_back(
+      requests.empty()
+          ? "the report keeps no requests: guidellm's figures are taken as written"
+          : "the report keeps a sample of the requests only: guidellm's figures are taken as written");
+  run.notes.push_back(
+      "TTFT, TPOT (guidellm's inter_token_latency_ms) and E2E latency are guidellm's distributions of "
+      "the successful requests; guidellm weights TPOT by output tokens and interpolates percentiles "
+      "its own way, so they can differ slightly from vLLM's; ITL and the peak output token rate are "
+      "not available");
+  return run;
+}
+
+}  // namespace
+
+std::vector<ImportedRun> importGuidellmReport(const std::filesystem::path& file, const nlohmann::json& root) {
+  const JsonField report(root, file.string(),
+                         "Expected guidellm's benchmarks report (guidellm benchmark --output-path "
+                         "benchmarks.json).");
+  std::string version;
+  if (auto metadata = report.find("metadata"))
+    version = metadata->optionalString("guidellm_version").value_or("");
+  const std::vector<JsonField> benchmarks = report["benchmarks"].items();
+  if (benchmarks.empty()) report["benchmarks"].fail("is an empty list: the report holds no benchmark");
+  std::vector<ImportedRun> runs;
+  for (std::size_t i = 0; i < benchmarks.size(); ++i)
+    runs.push_back(importBenchmark(file, report, benchmarks[i], i, benchmarks.size(), version));
+  return runs;
+}
+
+}  // namespace ayar

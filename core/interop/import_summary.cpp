@@ -1,0 +1,104 @@
+#include "core/interop/import_summary.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+
+namespace ayar::import_summary {
+
+namespace {
+
+std::string shortNumber(double value) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.10g", value);
+  return text;
+}
+
+bool sameFigure(double a, double b) {
+  if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
+  return std::fabs(a - b) <= 1e-9 * std::max({1.0, std::fabs(a), std::fabs(b)});
+}
+
+}  // namespace
+
+void setDuration(RunSummary& summary, double durationS) {
+  const auto perSecond = [durationS](double amount) { return durationS > 0.0 ? amount / durationS : 0.0; };
+  if (summary.requestGoodput) summary.requestGoodput = *summary.requestGoodput * summary.durationS;
+  summary.durationS = durationS;
+  summary.requestThroughput = perSecond(summary.completed);
+  summary.outputThroughput = perSecond(static_cast<double>(summary.totalOutputTokens));
+  summary.totalTokenThroughput =
+      perSecond(static_cast<double>(summary.totalInputTokens + summary.totalOutputTokens));
+  if (summary.requestGoodput) summary.requestGoodput = perSecond(*summary.requestGoodput);
+}
+
+RunSummary recompute(std::span<const RequestRecord> records, std::vector<LatencyMetric> metrics,
+                     std::vector<double> percentiles, std::optional<int> maxConcurrency,
+                     std::optional<double> durationS) {
+  SummaryOptions options;
+  options.percentileMetrics = std::move(metrics);
+  options.percentiles = std::move(percentiles);
+  options.maxConcurrency = maxConcurrency;
+  RunSummary summary = computeRunSummary(records, options);
+  if (durationS) setDuration(summary, *durationS);
+  return summary;
+}
+
+std::vector<std::string> differences(const RunSummary& written, const RunSummary& recomputed,
+                                     const std::vector<std::string>& notWritten) {
+  std::vector<std::string> out;
+  const auto check = [&](const std::string& key, double a, double b) {
+    if (std::find(notWritten.begin(), notWritten.end(), key) != notWritten.end()) return;
+    if (!sameFigure(a, b)) {
+      out.push_back(key + ": the file says " + shortNumber(a) + ", its requests give " + shortNumber(b));
+    }
+  };
+  check("completed", written.completed, recomputed.completed);
+  check("failed", written.failed, recomputed.failed);
+  check("total_input_tokens", static_cast<double>(written.totalInputTokens),
+        static_cast<double>(recomputed.totalInputTokens));
+  check("total_output_tokens", static_cast<double>(written.totalOutputTokens),
+        static_cast<double>(recomputed.totalOutputTokens));
+  check("request_throughput", written.requestThroughput, recomputed.requestThroughput);
+  check("output_throughput", written.outputThroughput, recomputed.outputThroughput);
+  check("total_token_throughput", written.totalTokenThroughput, recomputed.totalTokenThroughput);
+  check("max_output_tokens_per_s", written.maxOutputTokensPerS, recomputed.maxOutputTokensPerS);
+  check("max_concurrent_requests", written.maxConcurrentRequests, recomputed.maxConcurrentRequests);
+  for (LatencyMetric metric : written.percentileMetrics) {
+    if (!recomputed.reports(metric)) continue;
+    const std::string key(latencyMetricKey(metric));
+    const LatencyStats& a = written.stats(metric);
+    const LatencyStats& b = recomputed.stats(metric);
+    check("mean_" + key + "_ms", a.meanMs, b.meanMs);
+    check("median_" + key + "_ms", a.medianMs, b.medianMs);
+    check("std_" + key + "_ms", a.stdMs, b.stdMs);
+    for (const PercentileValue& p : a.percentilesMs) {
+      if (auto value = b.percentileMs(p.percentile)) {
+        check("p" + percentileWord(p.percentile) + "_" + key + "_ms", p.value, *value);
+      }
+    }
+  }
+  return out;
+}
+
+std::optional<double> parseLocalTime(std::string_view text, const char* format) {
+  const std::string copy(text);
+  std::tm tm{};
+  const char* end = strptime(copy.c_str(), format, &tm);
+  if (end == nullptr) return std::nullopt;
+  double fraction = 0.0;
+  if (*end == '.') {
+    char* after = nullptr;
+    fraction = std::strtod(end, &after);
+    end = after;
+  }
+  if (*end != '\0') return std::nullopt;
+  tm.tm_isdst = -1;  // the file's local time, daylight saving as it was then
+  const std::time_t t = std::mktime(&tm);
+  if (t == static_cast<std::time_t>(-1)) return std::nullopt;
+  return static_cast<double>(t) + fraction;
+}
+
+}  // namespace ayar::import_summary

@@ -1,0 +1,111 @@
+#include "core/interop/json_field.h"
+
+#include <cmath>
+#include <limits>
+
+#include "core/error.h"
+
+namespace ayar {
+
+JsonField::JsonField(const nlohmann::json& root, std::string source, std::string expected)
+    : m_value(&root), m_source(std::move(source)), m_expected(std::move(expected)) {}
+
+JsonField::JsonField(const nlohmann::json* value, std::string path, const JsonField& parent)
+    : m_value(value), m_path(std::move(path)), m_source(parent.m_source), m_expected(parent.m_expected) {}
+
+void JsonField::fail(std::string_view problem) const {
+  const std::string field = m_path.empty() ? std::string("the top level") : "field '" + m_path + "'";
+  throw Error(m_source + ": " + field + " " + std::string(problem) + ". " + m_expected);
+}
+
+void JsonField::requireObject() const {
+  if (!m_value->is_object()) fail(std::string("is ") + m_value->type_name() + ", not an object");
+}
+
+std::optional<JsonField> JsonField::find(std::string_view key) const {
+  requireObject();
+  const auto it = m_value->find(key);
+  if (it == m_value->end() || it->is_null()) return std::nullopt;
+  return JsonField(&*it, m_path.empty() ? std::string(key) : m_path + "." + std::string(key), *this);
+}
+
+std::optional<JsonField> JsonField::findAny(std::initializer_list<std::string_view> keys) const {
+  for (std::string_view key : keys) {
+    if (auto field = find(key)) return field;
+  }
+  return std::nullopt;
+}
+
+JsonField JsonField::requireAny(std::initializer_list<std::string_view> keys) const {
+  if (auto field = findAny(keys)) return *field;
+  return (*this)[*keys.begin()];
+}
+
+JsonField JsonField::operator[](std::string_view key) const {
+  if (auto field = find(key)) return *field;
+  JsonField(m_value, m_path.empty() ? std::string(key) : m_path + "." + std::string(key), *this)
+      .fail("is missing");
+}
+
+JsonField JsonField::operator[](std::size_t index) const {
+  if (!m_value->is_array()) fail(std::string("is ") + m_value->type_name() + ", not a list");
+  const std::string path = m_path + "[" + std::to_string(index) + "]";
+  if (index >= m_value->size()) JsonField(m_value, path, *this).fail("is missing");
+  return JsonField(&(*m_value)[index], path, *this);
+}
+
+double JsonField::number() const {
+  if (m_value->is_number()) return m_value->get<double>();
+  if (m_value->is_string()) {
+    const auto& text = m_value->get_ref<const std::string&>();
+    if (text == "inf" || text == "Infinity") return std::numeric_limits<double>::infinity();
+    if (text == "-inf" || text == "-Infinity") return -std::numeric_limits<double>::infinity();
+    if (text == "nan" || text == "NaN") return std::nan("");
+  }
+  fail(std::string("is ") + m_value->type_name() + ", not a number");
+}
+
+std::int64_t JsonField::integer() const {
+  if (m_value->is_number_integer()) return m_value->get<std::int64_t>();
+  const double value = number();
+  if (!std::isfinite(value) || value != std::trunc(value) || std::fabs(value) > 9e15) {
+    fail("is " + m_value->dump() + ", not a whole number");
+  }
+  return static_cast<std::int64_t>(value);
+}
+
+std::string JsonField::string() const {
+  if (!m_value->is_string()) fail(std::string("is ") + m_value->type_name() + ", not a string");
+  return m_value->get<std::string>();
+}
+
+bool JsonField::boolean() const {
+  if (!m_value->is_boolean()) fail(std::string("is ") + m_value->type_name() + ", not true or false");
+  return m_value->get<bool>();
+}
+
+std::size_t JsonField::size() const {
+  if (!m_value->is_array()) fail(std::string("is ") + m_value->type_name() + ", not a list");
+  return m_value->size();
+}
+
+std::vector<JsonField> JsonField::items() const {
+  std::vector<JsonField> out;
+  const std::size_t n = size();
+  out.reserve(n);
+  for (std::size_t i = 0; i < n; ++i)
+    out.push_back((*this)[i]);
+  return out;
+}
+
+std::optional<double> JsonField::optionalNumber(std::string_view key) const {
+  if (auto field = find(key)) return field->number();
+  return std::nullopt;
+}
+
+std::optional<std::string> JsonField::optionalString(std::string_view key) const {
+  if (auto field = find(key)) return field->string();
+  return std::nullopt;
+}
+
+}  // namespace ayar

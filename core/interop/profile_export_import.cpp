@@ -1,0 +1,315 @@
+#include "core/interop/profile_export_import.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <limits>
+
+#include "core/error.h"
+#include "core/interop/import_summary.h"
+#include "core/interop/json_field.h"
+
+namespace ayar {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+const std::vector<double> kPercentiles{50.0, 90.0, 95.0, 99.0};
+
+// Milliseconds per one of the export's time units; nullopt for a unit that is not a time.
+std::optional<double> msPer(std::string_view unit) {
+  if (unit == "ms") return 1.0;
+  if (unit == "s" || unit == "sec" || unit == "seconds") return 1000.0;
+  if (unit == "us") return 1e-3;
+  if (unit == "ns") return 1e-6;
+  return std::nullopt;
+}
+
+double timeInMs(const JsonField& metric, const JsonField& value) {
+  const std::string unit = metric["unit"].string();
+  const auto scale = msPer(unit);
+  if (!scale) metric["unit"].fail("is \"" + unit + "\", not a unit of time");
+  return value.number() * *scale;
+}
+
+// The export's metric objects sit at the top level, or under "records" in some AIPerf versions.
+std::optional<JsonField> findMetric(const JsonField& root, std::string_view name) {
+  if (auto metric = root.find(name); metric && metric->value().is_object()) return metric;
+  if (auto records = root.find("records")) {
+    if (auto metric = records->find(name); metric && metric->value().is_object()) return metric;
+  }
+  return std::nullopt;
+}
+
+std::optional<double> average(const JsonField& root, std::string_view name) {
+  if (auto plain = root.find(name); plain && plain->value().is_number()) return plain->number();
+  if (auto metric = findMetric(root, name)) return metric->optionalNumber("avg");
+  return std::nullopt;
+}
+
+bool readWrittenStats(const JsonField& root, std::string_view name, LatencyStats& stats) {
+  const auto metric = findMetric(root, name);
+  if (!metric || !metric->find("avg")) return false;
+  stats.meanMs = timeInMs(*metric, (*metric)["avg"]);
+  if (auto p50 = metric->find("p50")) stats.medianMs = timeInMs(*metric, *p50);
+  if (auto std = metric->find("std")) stats.stdMs = timeInMs(*metric, *std);
+  for (double p : kPercentiles) {
+    if (auto value = metric->find("p" + percentileWord(p)))
+      stats.percentilesMs.push_back({p, timeInMs(*metric, *value)});
+  }
+  return true;
+}
+
+// The command's set-up, from AIPerf's input_config or genai-perf's (newer nested or older flat).
+void readInputConfig(const JsonField& root, ImportedRun& run) {
+  run.setup.backend = "openai";
+  const auto config = root.find("input_config");
+  if (!config || !config->value().is_object()) {
+    run.notes.push_back("the export has no input_config: model and load settings are unknown");
+    return;
+  }
+  const auto text = [](const std::optional<JsonField>& field) -> std::string {
+    return field && field->value().is_string() ? field->string() : std::string();
+  };
+  const auto firstName = [](const std::optional<JsonField>& field) -> std::string {
+    if (!field) return {};
+    if (field->value().is_string()) return field->string();
+    if (field->value().is_array() && !field->value().empty() && field->value()[0].is_string())
+      return (*field)[0].string();
+    return {};
+  };
+  const std::optional<JsonField> endpoint = config->find("endpoint");
+  const bool nested = endpoint && endpoint->value().is_object();
+  run.setup.modelId = firstName(nested ? endpoint->findAny({"model_names"}) : std::nullopt);
+  if (run.setup.modelId.empty()) run.setup.modelId = firstName(config->findAny({"model_names", "model"}));
+  run.baseUrl = text(nested ? endpoint->find("url") : config->find("url"));
+  run.endpoint = text(nested ? endpoint->find("custom_endpoint") : config->find("endpoint"));
+  const std::string type = text(nested ? endpoint->find("type") : config->find("endpoint_type"));
+  if (type == "chat") run.setup.backend = "openai-chat";
+
+  std::optional<JsonField> load = config->findAny({"loadgen"});
+  if (!load) {
+    if (auto pa = config->find("perf_analyzer"); pa && pa->value().is_object()) load = pa->find("stimulus");
+  }
+  if (!load) load = *config;  // older genai-perf: flat
+  if (!load->value().is_object()) return;
+  if (auto concurrency = load->optionalNumber("concurrency"))
+    run.setup.maxConcurrency = static_cast<int>(*concurrency);
+  if (auto rate = load->optionalNumber("request_rate")) {
+    run.setup.requestRate = *rate;
+    const std::string mode = text(load->findAny({"request_rate_mode", "arrival_pattern"}));
+    run.setup.burstiness = mode.find("constant") != std::string::npos ? kInf : 1.0;
+  }
+  if (auto count = load->optionalNumber("request_count")) run.setup.numPrompts = static_cast<int>(*count);
+}
+
+void readWrittenSummary(const JsonField& root, ImportedRun& run) {
+  RunSummary& s = run.summary;
+  s.maxConcurrency = run.setup.maxConcurrency;
+  s.percentiles = kPercentiles;
+  if (readWrittenStats(root, "time_to_first_token", s.ttft))
+    s.percentileMetrics.push_back(LatencyMetric::Ttft);
+  if (readWrittenStats(root, "inter_token_latency", s.tpot))
+    s.percentileMetrics.push_back(LatencyMetric::Tpot);
+  if (readWrittenStats(root, "inter_chunk_latency", s.itl)) s.percentileMetrics.push_back(LatencyMetric::Itl);
+  if (readWrittenStats(root, "request_latency", s.e2el)) s.percentileMetrics.push_back(LatencyMetric::E2el);
+  s.completed = static_cast<int>(std::llround(average(root, "request_count").value_or(0.0)));
+  s.failed = static_cast<int>(std::llround(average(root, "error_request_count").value_or(0.0)));
+  const auto throughput = average(root, "request_throughput");
+  if (auto duration = findMetric(root, "benchmark_duration")) {
+    s.durationS = timeInMs(*duration, (*duration)["avg"]) / 1000.0;
+  } else if (throughput && *throughput > 0.0) {
+    s.durationS = s.completed / *throughput;  // genai-perf writes no duration
+  }
+  const auto total = [&](std::string_view totalName, std::string_view perRequest) -> std::int64_t {
+    if (auto value = average(root, totalName)) return std::llround(*value);
+    return std::llround(average(root, perRequest).value_or(0.0) * s.completed);
+  };
+  s.totalInputTokens = total("total_isl", "input_sequence_length");
+  s.totalOutputTokens = total("total_osl", "output_sequence_length");
+  import_summary::setDuration(s, s.durationS);
+  if (throughput) s.requestThroughput = *throughput;
+  if (auto output = average(root, "output_token_throughput")) s.outputThroughput = *output;
+  if (auto goodput =
+          findMetric(root, "goodput") ? average(root, "goodput") : average(root, "request_goodput")) {
+    s.requestGoodput = goodput;
+  }
+  if (s.percentileMetrics.empty() && s.completed > 0) {
+    root.fail("holds none of time_to_first_token, inter_token_latency, request_latency");
+  }
+}
+
+// One line of AIPerf's profile_export.jsonl.
+struct ExportRecord {
+  std::int64_t startNs = 0;
+  RequestRecord record;
+};
+
+ExportRecord readRecordLine(const JsonField& line) {
+  ExportRecord out;
+  RequestRecord& r = out.record;
+  const JsonField metadata = line["metadata"];
+  out.startNs = metadata["request_start_ns"].integer();
+  if (auto session = metadata.find("session_num")) r.index = session->integer();
+  const bool cancelled = metadata.find("was_cancelled") && metadata["was_cancelled"].boolean();
+  const std::optional<JsonField> error = line.find("error");
+  r.success = !error && !cancelled;
+  r.httpStatus = r.success ? 200 : 0;
+  if (error) {
+    const std::string type =
+        error->optionalString("type").value_or(error->optionalString("error_type").value_or(""));
+    const std::string message =
+        error->optionalString("message").value_or(error->optionalString("error_message").value_or(""));
+    r.error = type.empty() ? message : message.empty() ? type : type + ": " + message;
+    if (auto code = error->findAny({"code", "error_code"}); code && code->value().is_number_integer()) {
+      r.httpStatus = static_cast<int>(code->integer());
+    }
+  } else if (cancelled) {
+    r.error = "cancelled by AIPerf";
+  }
+  if (r.error.empty() && !r.success) r.error = "(no error message)";
+
+  const std::optional<JsonField> metrics = line.find("metrics");
+  const auto value = [&](std::string_view name) -> std::optional<JsonField> {
+    if (!metrics) return std::nullopt;
+    if (auto metric = metrics->find(name)) return (*metric)["value"];
+    return std::nullopt;
+  };
+  const auto timeMs = [&](std::string_view name) -> std::optional<double> {
+    if (auto v = value(name)) return timeInMs((*metrics)[name], *v);
+    return std::nullopt;
+  };
+  const auto count = [&](std::initializer_list<std::string_view> names) -> int {
+    for (std::string_view name : names) {
+      if (auto v = value(name)) return static_cast<int>(v->integer());
+    }
+    return 0;
+  };
+  r.promptTokens = count({"input_sequence_length", "error_isl"});
+  if (r.success) r.outputTokens = count({"output_sequence_length", "output_token_count"});
+  if (auto ttft = timeMs("time_to_first_token")) {
+    double t = *ttft / 1000.0;
+    r.chunkTimesS.push_back(t);
+    if (auto gaps = value("inter_chunk_latency")) {
+      const double scale = *msPer((*metrics)["inter_chunk_latency"]["unit"].string()) / 1000.0;
+      for (const JsonField& gap : gaps->items()) {
+        t += gap.number() * scale;
+        r.chunkTimesS.push_back(t);
+      }
+    }
+  } else if (auto latency = timeMs("request_latency"); latency && r.success) {
+    r.chunkTimesS.push_back(*latency / 1000.0);  // not streamed: the answer arrives at once
+  }
+  return out;
+}
+
+struct RecordsFile {
+  std::vector<RequestRecord> records;
+  double firstStartS = 0.0;  // Unix time of the first request
+  std::size_t warmupSkipped = 0;
+};
+
+RecordsFile readRecordsFile(const std::filesystem::path& path) {
+  RecordsFile file;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error("cannot open " + path.string() + ": check the path");
+  std::vector<ExportRecord> read;
+  std::string text;
+  std::size_t lineNumber = 0;
+  while (std::getline(in, text)) {
+    ++lineNumber;
+    if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
+    const std::string source = path.string() + ", line " + std::to_string(lineNumber);
+    nlohmann::json line;
+    try {
+      line = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::exception& e) {
+      throw Error(source + ": not valid JSON (" + e.what() + "). Expected AIPerf's profile_export.jsonl.");
+    }
+    const JsonField field(line, source, "Expected AIPerf's per-request profile_export.jsonl.");
+    if (auto phase = field["metadata"].optionalString("benchmark_phase"); phase && *phase != "profiling") {
+      ++file.warmupSkipped;
+      continue;
+    }
+    read.push_back(readRecordLine(field));
+  }
+  if (read.empty())
+    throw Error(path.string() + ": holds no profiling request. Expected AIPerf's profile_export.jsonl.");
+  std::stable_sort(read.begin(), read.end(),
+                   [](const auto& a, const auto& b) { return a.startNs < b.startNs; });
+  const std::int64_t origin = read.front().startNs;
+  file.firstStartS = static_cast<double>(origin) / 1e9;
+  for (std::size_t i = 0; i < read.size(); ++i) {
+    RequestRecord record = std::move(read[i].record);
+    // Whole nanoseconds apart first: epoch nanoseconds do not fit a double exactly.
+    record.startS = static_cast<double>(read[i].startNs - origin) / 1e9;
+    record.scheduledS = record.startS;
+    record.index = static_cast<std::int64_t>(i);
+    file.records.push_back(std::move(record));
+  }
+  return file;
+}
+
+}  // namespace
+
+ImportedRun importProfileExport(const std::string& tool,
+                                const std::optional<std::filesystem::path>& summaryFile,
+                                const nlohmann::json& summary,
+                                const std::optional<std::filesystem::path>& recordsFile) {
+  ImportedRun run;
+  run.tool = tool;
+  run.format = tool == "aiperf" ? "AIPerf profile export" : "genai-perf profile export";
+  run.source = summaryFile ? *summaryFile : *recordsFile;
+  const std::string expected = tool == "aiperf" ? "Expected AIPerf's profile_export_aiperf.json."
+                                                : "Expected genai-perf's profile_export_genai_perf.json.";
+  const nlohmann::json summaryObject = summary.is_null() ? nlohmann::json::object() : summary;
+  const JsonField root(summaryObject, summaryFile ? summaryFile->string() : std::string(), expected);
+  if (summaryFile) {
+    root.requireObject();
+    if (auto version = root.findAny({"aiperf_version", "genai_perf_version", "version"});
+        version && version->value().is_string()) {
+      run.toolVersion = version->string();
+    }
+    readInputConfig(root, run);
+    if (auto started = root.optionalString("start_time")) {
+      run.startedAtS = import_summary::parseLocalTime(*started, "%Y-%m-%dT%H:%M:%S");
+    }
+    readWrittenSummary(root, run);
+  }
+  if (!recordsFile) {
+    run.notes.push_back("no per-request file beside it: the export's figures are taken as written");
+    return run;
+  }
+
+  run.requestsSource = *recordsFile;
+  RecordsFile read = readRecordsFile(*recordsFile);
+  run.records = std::move(read.records);
+  if (!run.startedAtS) run.startedAtS = read.firstStartS;
+  if (read.warmupSkipped > 0) {
+    run.notes.push_back("warm-up requests left out, as AIPerf leaves them out: " +
+                        std::to_string(read.warmupSkipped));
+  }
+  const RunSummary written = run.summary;
+  std::optional<double> duration;
+  if (summaryFile && written.durationS > 0.0) duration = written.durationS;
+  run.summary = import_summary::recompute(
+      run.records, {LatencyMetric::Ttft, LatencyMetric::Tpot, LatencyMetric::Itl, LatencyMetric::E2el},
+      kPercentiles, run.setup.maxConcurrency, duration);
+  run.summary.requestGoodput = written.requestGoodput;  // its SLOs are not in the export
+  run.recomputed = true;
+  if (run.setup.numPrompts == 0) run.setup.numPrompts = static_cast<int>(run.records.size());
+  run.notes.push_back("figures recomputed from the " + std::to_string(run.records.size()) + " requests of " +
+                      recordsFile->filename().string() +
+                      (duration ? "; the duration is the export's own"
+                                : "; without the summary file the duration is the requests' span"));
+  run.notes.push_back("AIPerf does not keep when each request was due: dispatch lag is unknown");
+  if (summaryFile) {
+    // The export writes no peak figures; the failed count only when some failed.
+    std::vector<std::string> notWritten{"max_output_tokens_per_s", "max_concurrent_requests"};
+    if (!average(root, "error_request_count")) notWritten.push_back("failed");
+    run.differences = import_summary::differences(written, run.summary, notWritten);
+  }
+  return run;
+}
+
+}  // namespace ayar

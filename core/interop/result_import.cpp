@@ -1,0 +1,172 @@
+#include "core/interop/result_import.h"
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+
+#include "core/error.h"
+#include "core/interop/guidellm_report_import.h"
+#include "core/interop/profile_export_import.h"
+#include "core/interop/vllm_result_import.h"
+
+namespace ayar {
+
+namespace {
+
+const char* const kKnownFormats =
+    "ayar-cli runs import reads vLLM's --save-result JSON, guidellm's benchmarks report, AIPerf's "
+    "profile_export_aiperf.json or profile_export.jsonl, and genai-perf's profile_export_genai_perf.json.";
+
+std::string readText(const std::filesystem::path& file) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(file, ec)) {
+    throw Error(file.string() + " is a folder: give the result file inside it. " + kKnownFormats);
+  }
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw Error("cannot open " + file.string() + ": check the path");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+bool endsWith(const std::string& text, std::string_view suffix) {
+  return text.size() >= suffix.size() &&
+         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+bool hasMetricObject(const nlohmann::ordered_json& root) {
+  for (const char* name : {"time_to_first_token", "request_latency", "request_throughput", "request_count"}) {
+    const auto it = root.find(name);
+    if (it != root.end() && it->is_object() && it->contains("unit")) return true;
+  }
+  const auto records = root.find("records");
+  return records != root.end() && records->is_object();
+}
+
+// A profile export is genai-perf's when its name says so, or its input_config is genai-perf's.
+bool isGenaiPerf(const std::filesystem::path& file, const nlohmann::ordered_json& root) {
+  if (file.filename().string().find("genai_perf") != std::string::npos) return true;
+  if (file.filename().string().find("aiperf") != std::string::npos) return false;
+  const auto config = root.find("input_config");
+  return config != root.end() && config->is_object() &&
+         (config->contains("perf_analyzer") || config->contains("model_names") || config->contains("model"));
+}
+
+std::vector<ImportedRun> readProfileExport(const std::filesystem::path& file,
+                                           const nlohmann::ordered_json* root) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (root == nullptr) {  // the per-request .jsonl: its summary sits beside it, if anywhere
+    const fs::path summary = file.parent_path() / "profile_export_aiperf.json";
+    if (fs::is_regular_file(summary, ec)) {
+      const auto objects = parseResultObjects(readText(summary), summary.string());
+      return {importProfileExport("aiperf", summary, nlohmann::json::parse(objects.front().dump()), file)};
+    }
+    return {importProfileExport("aiperf", std::nullopt, nullptr, file)};
+  }
+  const std::string tool = isGenaiPerf(file, *root) ? "genai-perf" : "aiperf";
+  std::optional<fs::path> records;
+  if (tool == "aiperf") {
+    const fs::path beside = file.parent_path() / "profile_export.jsonl";
+    if (fs::is_regular_file(beside, ec)) records = beside;
+  }
+  return {importProfileExport(tool, file, nlohmann::json::parse(root->dump()), records)};
+}
+
+nlohmann::json toJson(const nlohmann::ordered_json& value) {
+  return nlohmann::json::parse(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+}  // namespace
+
+std::vector<ImportedRun> readImportedRuns(const std::filesystem::path& file) {
+  const std::string text = readText(file);
+  if (endsWith(file.filename().string(), ".jsonl")) return readProfileExport(file, nullptr);
+
+  std::vector<nlohmann::ordered_json> objects;
+  try {
+    objects = parseResultObjects(text, file.string());
+  } catch (const Error&) {
+    std::string first = text.substr(0, text.find('\n'));
+    throw Error(file.string() + ": not a JSON file (it starts with \"" + first.substr(0, 40) + "\"). " +
+                kKnownFormats);
+  }
+  const nlohmann::ordered_json& root = objects.front();
+  if (!root.is_object()) {
+    throw Error(file.string() + ": holds a JSON " + std::string(root.type_name()) + ", not an object. " +
+                kKnownFormats);
+  }
+  if (root.contains("benchmarks")) return importGuidellmReport(file, toJson(root));
+  if (root.contains("completed") || root.contains("duration")) return importVllmResults(file, objects);
+  if (root.contains("input_config") || hasMetricObject(root)) return readProfileExport(file, &root);
+  throw Error(file.string() +
+              ": not a result file Ayar knows: it has no 'benchmarks' (guidellm), no 'completed' "
+              "(vLLM), no 'input_config' or metric objects (AIPerf, genai-perf). " +
+              kKnownFormats);
+}
+
+FinishedRun toFinishedRun(const ImportedRun& run) {
+  nlohmann::json mark = {{"tool", run.tool},
+                         {"version", run.toolVersion},
+                         {"format", run.format},
+                         {"file", run.source.string()},
+                         {"title", run.title},
+                         {"recomputed", run.recomputed},
+                         {"requests", run.records.size()},
+                         {"notes", run.notes},
+                         {"differences", run.differences}};
+  if (!run.requestsSource.empty()) mark["requests_file"] = run.requestsSource.string();
+
+  FinishedRun out;
+  RunInfo& info = out.info;
+  info.label = run.setup.label.value_or("");
+  info.backend = run.setup.backend;
+  info.baseUrl = run.baseUrl;
+  info.endpoint = run.endpoint;
+  info.model = run.setup.modelId;
+  info.servedModelName = run.setup.modelId;
+  info.tokenizer = run.setup.tokenizerId;
+  info.profile = {{"name", run.tool + " import" + (run.title.empty() ? "" : ": " + run.title)},
+                  {"num_prompts", run.setup.numPrompts},
+                  {"max_concurrency", run.setup.maxConcurrency ? nlohmann::json(*run.setup.maxConcurrency)
+                                                               : nlohmann::json(nullptr)}};
+  info.config = {{"imported", mark}};
+
+  std::error_code ec;
+  double started = 0.0;
+  if (run.startedAtS) {
+    started = *run.startedAtS;
+  } else if (const auto modified = std::filesystem::last_write_time(run.source, ec); !ec) {
+    // Tools write their file when the run ends.
+    started = static_cast<double>(std::chrono::duration_cast<std::chrono::seconds>(
+                                      std::chrono::file_clock::to_sys(modified).time_since_epoch())
+                                      .count()) -
+              run.summary.durationS;
+  }
+  out.createdAt = started;
+  out.finishedAt = started + run.summary.durationS;
+  out.status =
+      run.summary.completed == 0 && run.summary.failed > 0 ? RunStatus::Failed : RunStatus::Completed;
+  out.requests = run.records;
+
+  ResultSetup setup = run.setup;
+  if (setup.numPrompts == 0) setup.numPrompts = run.summary.completed + run.summary.failed;
+  nlohmann::json ayar = {{"imported", mark}};
+  out.summary = toJson(resultJson(setup, run.summary, {}, /*detailed=*/false, ayar));
+  if (!run.original.is_null()) {
+    ayar["imported_original"] = toJson(run.original);
+    nlohmann::json order = nlohmann::json::array();
+    for (const auto& [key, value] : run.original.items())
+      order.push_back(key);
+    ayar["imported_original_key_order"] = order;
+  }
+  out.result = toJson(resultJson(setup, run.summary, run.records, /*detailed=*/!run.records.empty(), ayar));
+  return out;
+}
+
+const nlohmann::json* importMarkOf(const RunInfo& info) {
+  const auto it = info.config.find("imported");
+  return it != info.config.end() && it->is_object() ? &*it : nullptr;
+}
+
+}  // namespace ayar

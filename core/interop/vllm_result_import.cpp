@@ -1,0 +1,82 @@
+#include "core/interop/vllm_result_import.h"
+
+#include "core/error.h"
+#include "core/interop/import_summary.h"
+
+namespace ayar {
+
+namespace {
+
+// vLLM 0.11 and later keep the client's wait for a --max-concurrency slot per request
+// ("queue_times", seconds); it is Ayar's slot wait.
+void readQueueTimes(const nlohmann::ordered_json& root, std::vector<RequestRecord>& records) {
+  const auto it = root.find("queue_times");
+  if (it == root.end() || !it->is_array() || it->size() != records.size()) return;
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    if (!(*it)[i].is_number()) continue;
+    records[i].slotWaitS = (*it)[i].get<double>();
+    records[i].scheduledS = records[i].startS - records[i].slotWaitS;
+  }
+}
+
+ImportedRun importOne(const std::filesystem::path& file, const nlohmann::ordered_json& root,
+                      std::size_t index, std::size_t count) {
+  const std::string source = count > 1 ? file.string() + " (result " + std::to_string(index + 1) + " of " +
+                                             std::to_string(count) + ")"
+                                       : file.string();
+  ResultFile parsed = readResultObject(root, source);
+  ImportedRun run;
+  const bool byAyar = parsed.ayar.is_object();
+  run.tool = byAyar ? "ayar" : "vllm";
+  for (const auto& [key, value] : parsed.setup.metadata) {
+    if (key == "vllm_version" || (key == "version" && !byAyar)) run.toolVersion = value;
+  }
+  if (byAyar) run.toolVersion = parsed.ayar.value("version", std::string());
+  run.source = file;
+  run.format = std::string(byAyar ? "Ayar result file" : "vllm bench serve --save-result") +
+               (parsed.records.empty() ? "" : " (detailed)");
+  if (count > 1) run.title = "result " + std::to_string(index + 1) + " of " + std::to_string(count);
+  run.startedAtS = import_summary::parseLocalTime(parsed.setup.date, "%Y%m%d-%H%M%S");
+  run.setup = parsed.setup;
+  run.original = root;
+  if (!byAyar) readQueueTimes(root, parsed.records);
+  run.records = std::move(parsed.records);
+
+  const RunSummary& written = parsed.summary;
+  if (run.records.empty()) {
+    run.summary = written;
+    run.notes.push_back(
+        "the file has no per-request lists (saved without --save-detailed): its figures are taken as "
+        "written");
+    return run;
+  }
+  std::vector<LatencyMetric> metrics = written.percentileMetrics;
+  if (metrics.empty()) metrics = {LatencyMetric::Ttft, LatencyMetric::Tpot, LatencyMetric::Itl};
+  std::vector<double> percentiles = written.percentiles;
+  if (percentiles.empty()) percentiles = {99.0};
+  run.summary = import_summary::recompute(run.records, metrics, percentiles, run.setup.maxConcurrency,
+                                          written.durationS);
+  // The goodput SLOs are not in the file; the written goodput is the only one there is.
+  run.summary.requestGoodput = written.requestGoodput;
+  run.recomputed = true;
+  run.notes.push_back("figures recomputed from the file's " + std::to_string(run.records.size()) +
+                      " requests; the duration is the file's own");
+  if (written.requestGoodput)
+    run.notes.push_back("request_goodput taken as written (its SLOs are not in the file)");
+  if (!byAyar)
+    run.notes.push_back("vLLM's files do not keep when each request was due: dispatch lag is unknown");
+  run.differences = import_summary::differences(written, run.summary);
+  return run;
+}
+
+}  // namespace
+
+std::vector<ImportedRun> importVllmResults(const std::filesystem::path& file,
+                                           const std::vector<nlohmann::ordered_json>& objects) {
+  std::vector<ImportedRun> runs;
+  for (std::size_t i = 0; i < objects.size(); ++i)
+    runs.push_back(importOne(file, objects[i], i, objects.size()));
+  return runs;
+}
+
+}  // namespace ayar
