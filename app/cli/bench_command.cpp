@@ -1,10 +1,13 @@
 #include "app/cli/bench_command.h"
 
+#include <algorithm>
+#include <charconv>
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <random>
 #include <sstream>
 #include <thread>
 
@@ -83,22 +86,57 @@ EngineFlag parseEngineArg(const std::string& arg) {
   return EngineFlag::rawArgument(arg);
 }
 
-// vLLM's file name: {backend}-{rate}qps[-concurrency{n}]-{model}-{date}.json
-std::string defaultResultFileName(const RunOutcome& outcome, const std::string& backend,
-                                  const std::string& model, std::optional<int> maxConcurrency) {
+// vLLM's file name: {label}-{rate}qps[-concurrency{n}]-{model}-{date}.json, or for a ramp-up
+// {label}-ramp-up-{strategy}-{start}qps-{end}qps[-concurrency{n}]-{model}-{date}.json; the label
+// defaults to the backend. The rate is written as Python writes a float (8.0, inf).
+std::string defaultResultFileName(const RunOutcome& outcome, const std::string& label,
+                                  const ProfileSpec& profile, const std::string& model) {
   std::ostringstream name;
   name.imbue(std::locale::classic());
-  name << backend << '-';
-  if (std::isinf(outcome.requestRate))
-    name << "inf";
-  else
-    name << outcome.requestRate;
-  name << "qps";
-  if (maxConcurrency) name << "-concurrency" << *maxConcurrency;
-  std::string base =
+  name << label << '-';
+  if (!profile.rampUpStrategy.empty()) {
+    name << "ramp-up-" << profile.rampUpStrategy << '-' << profile.rampUpStartRps << "qps-"
+         << profile.rampUpEndRps << "qps";
+  } else if (std::isinf(outcome.requestRate)) {
+    name << "infqps";
+  } else {
+    char text[64];
+    const auto end = std::to_chars(text, text + sizeof text, outcome.requestRate).ptr;
+    const std::string rate(text, end);
+    name << rate << (rate.find_first_of(".e") == std::string::npos ? ".0" : "") << "qps";
+  }
+  if (profile.maxConcurrency) name << "-concurrency" << *profile.maxConcurrency;
+  const std::string base =
       model.substr(model.find_last_of('/') == std::string::npos ? 0 : model.find_last_of('/') + 1);
   name << '-' << base << '-' << formatResultDate(std::chrono::system_clock::now()) << ".json";
   return name.str();
+}
+
+// vLLM's default --request-id-prefix: "bench-", eight random hex digits, "-".
+std::string defaultRequestIdPrefix() {
+  std::random_device device;
+  char text[16];
+  std::snprintf(text, sizeof text, "%08x", static_cast<unsigned>(device()));
+  return std::string("bench-") + text + "-";
+}
+
+// vLLM's KEY=VALUE lists (--metadata, --header): split at the first '=', both sides trimmed.
+std::vector<std::pair<std::string, std::string>> parsePairs(const std::vector<std::string>& items,
+                                                            const std::string& flag) {
+  const auto trim = [](std::string text) {
+    const auto first = text.find_first_not_of(" \t");
+    if (first == std::string::npos) return std::string();
+    return text.substr(first, text.find_last_not_of(" \t") - first + 1);
+  };
+  std::vector<std::pair<std::string, std::string>> pairs;
+  for (const auto& item : items) {
+    const auto eq = item.find('=');
+    if (eq == std::string::npos || trim(item.substr(0, eq)).empty()) {
+      throw Error(flag + " takes KEY=VALUE, not \"" + item + "\"");
+    }
+    pairs.emplace_back(trim(item.substr(0, eq)), trim(item.substr(eq + 1)));
+  }
+  return pairs;
 }
 
 struct BenchFlags {
@@ -110,39 +148,58 @@ struct BenchFlags {
   std::string model;
   std::string servedModelName;
   std::string tokenizer;
+  std::string tokenizerMode = "auto";
   std::string engine;
   std::string device = "auto";
   std::vector<std::string> engineArgs;
   std::string engineExecutable;
   std::string engineLog;
   std::string apiKey;
-  std::string profile;
+  std::vector<std::string> headers;
+  std::string loadProfile;
+  bool serverProfiler = false;
   std::string requestRate = "inf";
   std::string burstiness = "1.0";
   std::string loadMode = "rate";
-  std::string percentileMetrics = "ttft,tpot,itl,e2el";
-  std::string metricPercentiles = "50,90,95,99";
+  std::string percentileMetrics = "ttft,tpot,itl";
+  std::string metricPercentiles = "99";
   std::vector<std::string> goodput;
   bool saveResult = false;
   bool saveDetailed = false;
+  bool appendResult = false;
   std::string resultDir;
   std::string resultFilename;
+  std::string resultStyle = "vllm";
   std::vector<std::string> metadata;
   std::string label;
   std::string extraBody;
+  std::string requestIdPrefix;
   std::string store;
   bool noStore = false;
   double requestTimeout = 6 * 3600.0;
+  int numWarmups = 0;
+  int readyCheckTimeoutSec = 0;
+  int logprobs = 0;
   bool disableTqdm = false;
   bool realtimeClient = false;
+  bool accepted = false;  // vLLM switches that change nothing here (--trust-remote-code, ...)
+  std::vector<std::string> leftovers;
   // The values of the flags a profile may also set (applied only when given).
   ProfileSpec values;
   int sharegptOutputLen = 0;
+  int inputLen = 0;
+  int outputLen = 0;
   double temperature = 0.0;
   double topP = 1.0;
   int topK = 0;
+  double minP = 0.0;
+  double frequencyPenalty = 0.0;
+  double presencePenalty = 0.0;
+  double repetitionPenalty = 1.0;
   int maxConcurrency = 0;
   bool ignoreEos = false;
+  // vLLM flags Ayar does not support, each with the message saying what to do instead.
+  std::vector<std::pair<CLI::Option*, std::string>> refused;
 };
 
 using Overrides = std::vector<std::pair<CLI::Option*, std::function<void(ProfileSpec&)>>>;
@@ -150,11 +207,30 @@ using Overrides = std::vector<std::pair<CLI::Option*, std::function<void(Profile
 int runBench(const BenchFlags& flags, const Overrides& overrides, CLI::App& command) {
   auto given = [&](const char* name) { return command.get_option(name)->count() > 0; };
 
+  for (const auto& [option, message] : flags.refused) {
+    if (option->count() > 0) throw Error(message);
+  }
+  if (!flags.leftovers.empty()) {
+    const std::string& word = flags.leftovers.front();
+    std::string message = "unexpected argument \"" + word + "\"";
+    const auto profiles = listProfiles();
+    if (std::any_of(profiles.begin(), profiles.end(), [&](const ProfileSpec& p) { return p.name == word; }) ||
+        word.ends_with(".json")) {
+      message += ": load profiles are chosen with --load-profile " + word +
+                 " (--profile is vLLM's switch for the server's profiler)";
+    }
+    throw Error(message);
+  }
+  if (flags.tokenizerMode != "auto" && flags.tokenizerMode != "hf") {
+    throw Error("--tokenizer-mode " + flags.tokenizerMode +
+                " is not supported: Ayar reads Hugging Face tokenizer.json files (modes auto and hf)");
+  }
+
   RunSpec spec;
-  // Where requests go. No target flags at all: the bundled engine on this machine.
+  // Where requests go: a running server, 127.0.0.1:8000 as vLLM's client assumes when no target is
+  // given, unless --engine asks Ayar to start one.
   const bool targetGiven = given("--base-url") || given("--host") || given("--port");
-  std::string engine = flags.engine;
-  if (engine.empty()) engine = targetGiven ? "remote" : "bundled";
+  const std::string engine = flags.engine.empty() ? std::string("remote") : flags.engine;
   if (engine == "bundled" || engine == "ayar") {
     spec.engine.kind = EngineKind::Bundled;
     spec.engine.engine = "ayar";
@@ -193,20 +269,31 @@ int runBench(const BenchFlags& flags, const Overrides& overrides, CLI::App& comm
 
   // What and when to send: the profile, then the flags given on top of it.
   const bool datasetFlagGiven = given("--dataset-name") || given("--dataset-path") ||
-                                given("--random-input-len") || given("--random-output-len");
-  std::string profileName = flags.profile;
+                                given("--random-input-len") || given("--random-output-len") ||
+                                given("--input-len") || given("--output-len");
+  std::string profileName = flags.loadProfile;
   if (profileName.empty() && spec.engine.kind == EngineKind::Bundled && !datasetFlagGiven &&
       (spec.engine.device == "cpu" || spec.engine.device == "auto") && spec.engine.model == "qwen3-tiny") {
     profileName = "cpu-quick";
-    std::cerr << "no --profile given: using cpu-quick, sized for the bundled qwen3-tiny on a CPU\n";
+    std::cerr << "no --load-profile given: using cpu-quick, sized for the bundled qwen3-tiny on a CPU\n";
   }
   spec.profile = profileName.empty() ? ProfileSpec{} : loadProfile(profileName);
   for (const auto& [option, apply] : overrides) {
     if (option->count() > 0) apply(spec.profile);
   }
+  // vLLM's general lengths, applied over the dataset-specific ones.
+  if (given("--input-len")) spec.profile.randomInputLen = flags.inputLen;
+  if (given("--output-len")) {
+    spec.profile.randomOutputLen = flags.outputLen;
+    spec.profile.sharegptOutputLen = flags.outputLen;
+    spec.profile.prefixRepetitionOutputLen = flags.outputLen;
+  }
   if (given("--request-rate")) spec.profile.requestRate = parseRate(flags.requestRate, "--request-rate");
   if (given("--burstiness")) spec.profile.burstiness = parseRate(flags.burstiness, "--burstiness");
   if (given("--load-mode")) spec.profile.loadMode = parseLoadMode(flags.loadMode);
+  if (given("--ramp-up-strategy") && (!given("--ramp-up-start-rps") || !given("--ramp-up-end-rps"))) {
+    throw Error("--ramp-up-strategy needs both --ramp-up-start-rps and --ramp-up-end-rps");
+  }
   spec.profile.validate();
 
   spec.summary.percentileMetrics.clear();
@@ -217,11 +304,13 @@ int runBench(const BenchFlags& flags, const Overrides& overrides, CLI::App& comm
     spec.summary.percentiles.push_back(parseRate(p, "--metric-percentiles"));
   spec.summary.goodput = parseGoodput(flags.goodput);
   spec.label = flags.label;
-  for (const auto& item : flags.metadata) {
-    const auto eq = item.find('=');
-    if (eq == std::string::npos || eq == 0) throw Error("--metadata takes KEY=VALUE, not \"" + item + "\"");
-    spec.metadata.emplace_back(item.substr(0, eq), item.substr(eq + 1));
-  }
+  spec.metadata = parsePairs(flags.metadata, "--metadata");
+  spec.headers = parsePairs(flags.headers, "--header");
+  spec.requestIdPrefix = given("--request-id-prefix") ? flags.requestIdPrefix : defaultRequestIdPrefix();
+  if (given("--logprobs")) spec.logprobs = flags.logprobs;
+  spec.numWarmups = flags.numWarmups;
+  if (given("--ready-check-timeout-sec")) spec.readyCheckTimeoutS = flags.readyCheckTimeoutSec;
+  spec.serverProfiler = flags.serverProfiler;
   if (!flags.extraBody.empty()) {
     try {
       spec.extraBody = nlohmann::json::parse(flags.extraBody);
@@ -277,6 +366,7 @@ int runBench(const BenchFlags& flags, const Overrides& overrides, CLI::App& comm
   for (const auto& outcome : outcomes) {
     if (outcomes.size() > 1) std::cout << "\n### " << outcome.title << "\n";
     TextBlockOptions textOptions;
+    textOptions.style = parseTextBlockStyle(flags.resultStyle);
     if (!std::isinf(outcome.requestRate)) textOptions.requestRate = outcome.requestRate;
     textOptions.syntheticDataset =
         outcome.result.contains("ayar") && outcome.result["ayar"]["dataset"].value("synthetic", false);
@@ -292,11 +382,12 @@ int runBench(const BenchFlags& flags, const Overrides& overrides, CLI::App& comm
     if (outcome.storeRunId) {
       std::cerr << "ayar: stored as run " << *outcome.storeRunId << " in " << spec.storePath.string() << "\n";
     }
-    if (flags.saveResult || flags.saveDetailed || !flags.resultFilename.empty()) {
+    if (flags.saveResult || flags.appendResult || flags.saveDetailed || !flags.resultFilename.empty()) {
       nlohmann::ordered_json result = outcome.result;
       if (!flags.saveDetailed) {
+        // What vLLM leaves out without --save-detailed (it keeps latencies and queue_times).
         for (const char* key :
-             {"input_lens", "output_lens", "ttfts", "itls", "start_times", "generated_texts", "errors"}) {
+             {"input_lens", "output_lens", "start_times", "ttfts", "itls", "generated_texts", "errors"}) {
           result.erase(key);
         }
         if (result.contains("ayar")) result["ayar"].erase("requests");
@@ -305,17 +396,21 @@ int runBench(const BenchFlags& flags, const Overrides& overrides, CLI::App& comm
           flags.resultDir.empty() ? std::filesystem::current_path() : std::filesystem::path(flags.resultDir);
       std::string fileName = flags.resultFilename;
       if (fileName.empty() || outcomes.size() > 1) {
-        fileName = defaultResultFileName(outcome, result.value("backend", "openai"),
-                                         result.value("model_id", "model"), spec.profile.maxConcurrency);
+        const std::string label = flags.label.empty() ? result.value("backend", "openai") : flags.label;
+        fileName = defaultResultFileName(outcome, label, spec.profile, result.value("model_id", "model"));
       }
       std::error_code ec;
       std::filesystem::create_directories(dir, ec);
       const auto path = dir / fileName;
-      std::ofstream out(path);
+      // --append-result adds the result as a new line, as vLLM does, so that one file collects runs.
+      const bool append =
+          flags.appendResult && std::filesystem::exists(path) && std::filesystem::file_size(path, ec) > 0;
+      std::ofstream out(path, flags.appendResult ? std::ios::app : std::ios::trunc);
       if (!out) throw Error("cannot write the result file " + path.string() + ": check --result-dir");
-      out << result.dump() << '\n';
+      if (append) out << '\n';
+      out << result.dump(-1, ' ', true, nlohmann::json::error_handler_t::replace);
       if (!out.flush()) throw Error("could not write the result file " + path.string() + " (disk full?)");
-      std::cerr << "ayar: result saved to " << path.string() << "\n";
+      std::cerr << "ayar: result " << (append ? "appended to " : "saved to ") << path.string() << "\n";
     }
     if (outcome.summary.completed == 0 && !outcome.cancelled) {
       std::cerr << "ayar: every request failed";
@@ -361,49 +456,66 @@ void addBenchCommand(CLI::App& app, int& exitCode) {
   };
 
   group = "Target";
-  add("--base-url", f.baseUrl, "Server or API base URL (e.g. http://gpu-box:8000); implies --engine remote");
-  add("--host", f.host, "Server host (default 127.0.0.1); implies --engine remote");
-  add("--port", f.port, "Server port (default 8000); implies --engine remote")->check(CLI::Range(1, 65535));
+  add("--base-url", f.baseUrl, "Server or API base URL (e.g. http://gpu-box:8000)");
+  add("--host", f.host, "Server host (default 127.0.0.1)");
+  add("--port", f.port, "Server port (default 8000)")->check(CLI::Range(1, 65535));
   add("--endpoint", f.endpoint,
       "API path (default: /v1/completions for openai, /v1/chat/completions for openai-chat)");
   add("--backend", f.backend, "openai (/v1/completions) or openai-chat (/v1/chat/completions); vllm = openai")
       ->transform([](std::string s) { return s == "vllm" ? std::string("openai") : s; })
       ->check(CLI::IsMember({"openai", "openai-chat"}));
   add("--model", f.model,
-      "Model: a preset (qwen3-tiny, qwen3-8b, ...) or a folder for a started engine; the served id for a "
-      "remote one");
+      "Model: the served id for a running server (default: the first it lists); a preset (qwen3-tiny, "
+      "qwen3-8b, ...) or a folder for an engine Ayar starts");
   add("--served-model-name", f.servedModelName, "Model name used in the API requests (default: --model)");
   add("--tokenizer", f.tokenizer,
-      "tokenizer.json or a folder holding one (default: the model folder's, else the Qwen3 tokenizer)");
+      "tokenizer.json or a folder holding one (default: the model folder's, else the Qwen3 tokenizer, "
+      "checked "
+      "against the server's /tokenize); passed on to an engine Ayar starts");
+  add("--tokenizer-mode", f.tokenizerMode, "auto or hf (Ayar reads Hugging Face tokenizer.json files)");
   add("--api-key", f.apiKey, "Bearer key for the server (default: $OPENAI_API_KEY); never printed or stored");
+  add("--header", f.headers, "KEY=VALUE headers sent with every request (not stored)");
   add("--request-timeout", f.requestTimeout,
       "Seconds one request may take before it counts as failed (default 21600)")
       ->check(CLI::PositiveNumber);
+  add("--ready-check-timeout-sec", f.readyCheckTimeoutSec,
+      "Retry the test request every 5 s for this long; 0 skips it (default: one try)")
+      ->check(CLI::NonNegativeNumber);
+  add("--request-id-prefix", f.requestIdPrefix,
+      "Each request carries x-request-id: <prefix><index> (default: bench-<8 random hex digits>-)");
 
   group = "Engine";
   add("--engine", f.engine,
-      "bundled (ayar-engine), remote, or an external engine: vllm, sglang, tensorrt-llm (default: bundled, "
-      "or remote when a target is given)");
+      "Start an engine: bundled (ayar-engine), or vllm, sglang, tensorrt-llm; remote (the default) uses a "
+      "running server at --base-url, else --host:--port");
   add("--device", f.device, "Device of a started engine: auto, cuda, cpu, sim (default auto)");
   add("--engine-arg", f.engineArgs,
       "A flag for the started engine, written --engine-arg=--max-num-seqs=8 (repeatable)");
   add("--engine-executable", f.engineExecutable,
       "The engine program to run instead of the template's (a venv's vllm, say)");
   add("--engine-log", f.engineLog, "File for the started engine's log (default: a file in the temp folder)");
+  addFlag("--profile", f.serverProfiler,
+          "vLLM's switch: POST /start_profile before the run and /stop_profile after it (load profiles: "
+          "--load-profile)");
 
   group = "Profile and dataset";
-  add("--profile", f.profile,
-      "A profile from resources/profiles (sharegpt-8rps, random-2k-100, ...) or a profile JSON file; other "
-      "flags override it");
+  add("--load-profile", f.loadProfile,
+      "A load profile from resources/profiles (sharegpt-8rps, random-2k-100, ...) or a profile JSON file; "
+      "other flags override it");
   profileFlag("--dataset-name", v.datasetName,
-              "sharegpt, random, prefix-repetition or synthetic-sharegpt (default random)",
+              "sharegpt, random, prefix_repetition or synthetic-sharegpt (default random)",
               [flags](ProfileSpec& p) { p.datasetName = flags->values.datasetName; })
+      ->transform(
+          [](std::string s) { return s == "prefix_repetition" ? std::string("prefix-repetition") : s; })
       ->check(CLI::IsMember({"sharegpt", "random", "prefix-repetition", "synthetic-sharegpt"}));
   profileFlag("--dataset-path", v.datasetPath,
               "ShareGPT JSON file (without one, ShareGPT uses the synthetic ShareGPT-like set)",
               [flags](ProfileSpec& p) { p.datasetPath = flags->values.datasetPath; });
   profileFlag("--num-prompts", v.numPrompts, "Number of requests (default 1000)",
               [flags](ProfileSpec& p) { p.numPrompts = flags->values.numPrompts; });
+  add("--input-len", f.inputLen, "Input tokens: sets --random-input-len");
+  add("--output-len", f.outputLen,
+      "Output tokens: sets --random-, --sharegpt- and --prefix-repetition-output-len");
   profileFlag("--sharegpt-output-len", f.sharegptOutputLen,
               "Output tokens of every ShareGPT request (default: the dataset's)",
               [flags](ProfileSpec& p) { p.sharegptOutputLen = flags->sharegptOutputLen; });
@@ -433,23 +545,47 @@ void addBenchCommand(CLI::App& app, int& exitCode) {
                 p.prefixRepetitionOutputLen = flags->values.prefixRepetitionOutputLen;
               });
   overrides->emplace_back(addFlag("--ignore-eos", f.ignoreEos,
-                                  "Ask the server for exactly the asked output length (vLLM's ignore_eos)"),
+                                  "Ask the server for exactly the asked output length (vLLM's ignore_eos; "
+                                  "forced for the random dataset)"),
                           [](ProfileSpec& p) { p.ignoreEos = true; });
-  profileFlag("--temperature", f.temperature, "Sampling temperature (default: the server's; 0 = greedy)",
+  profileFlag("--seed", v.seed,
+              "Seed of the dataset and the arrival schedule, as vLLM draws them (default 0)",
+              [flags](ProfileSpec& p) { p.seed = flags->values.seed; });
+
+  group = "Sampling (sent in every request)";
+  profileFlag("--temperature", f.temperature,
+              "Sampling temperature (default 0: greedy, as vLLM's client sends)",
               [flags](ProfileSpec& p) { p.temperature = flags->temperature; });
   profileFlag("--top-p", f.topP, "Top-p sampling", [flags](ProfileSpec& p) { p.topP = flags->topP; });
   profileFlag("--top-k", f.topK, "Top-k sampling", [flags](ProfileSpec& p) { p.topK = flags->topK; });
+  profileFlag("--min-p", f.minP, "Min-p sampling", [flags](ProfileSpec& p) { p.minP = flags->minP; });
+  profileFlag("--frequency-penalty", f.frequencyPenalty, "Frequency penalty",
+              [flags](ProfileSpec& p) { p.frequencyPenalty = flags->frequencyPenalty; });
+  profileFlag("--presence-penalty", f.presencePenalty, "Presence penalty",
+              [flags](ProfileSpec& p) { p.presencePenalty = flags->presencePenalty; });
+  profileFlag("--repetition-penalty", f.repetitionPenalty, "Repetition penalty",
+              [flags](ProfileSpec& p) { p.repetitionPenalty = flags->repetitionPenalty; });
+  add("--logprobs", f.logprobs, "Log-probabilities per token to ask for (completions)");
   add("--extra-body,--extra-request-body", f.extraBody,
       "A JSON object merged into every request body, e.g. '{\"top_k\": 20}'");
-  profileFlag("--seed", v.seed, "Seed of the dataset and the arrival schedule (default 0)",
-              [flags](ProfileSpec& p) { p.seed = flags->values.seed; });
 
   group = "Arrivals";
   add("--request-rate", f.requestRate, "Requests per second, or inf to send all at once (default inf)");
   add("--burstiness", f.burstiness, "Gamma shape of the gaps: 1 = Poisson, inf = constant rate (default 1)");
+  profileFlag(
+      "--ramp-up-strategy", v.rampUpStrategy,
+      "Raise the rate during the run: linear or exponential, from --ramp-up-start-rps to --ramp-up-end-rps",
+      [flags](ProfileSpec& p) { p.rampUpStrategy = flags->values.rampUpStrategy; })
+      ->check(CLI::IsMember({"linear", "exponential"}));
+  profileFlag("--ramp-up-start-rps", v.rampUpStartRps, "The ramp-up's first rate (req/s)",
+              [flags](ProfileSpec& p) { p.rampUpStartRps = flags->values.rampUpStartRps; });
+  profileFlag("--ramp-up-end-rps", v.rampUpEndRps, "The ramp-up's last rate (req/s)",
+              [flags](ProfileSpec& p) { p.rampUpEndRps = flags->values.rampUpEndRps; });
   profileFlag("--max-concurrency", f.maxConcurrency,
               "Most requests in flight at once (slot waits are recorded apart)",
               [flags](ProfileSpec& p) { p.maxConcurrency = flags->maxConcurrency; });
+  add("--num-warmups", f.numWarmups, "Copies of the test request sent before the measured run (default 0)")
+      ->check(CLI::NonNegativeNumber);
   add("--load-mode", f.loadMode,
       "rate (default), concurrent (a closed loop of --concurrency streams), throughput (all at once), sweep")
       ->check(CLI::IsMember({"rate", "concurrent", "throughput", "sweep"}));
@@ -460,22 +596,67 @@ void addBenchCommand(CLI::App& app, int& exitCode) {
               [flags](ProfileSpec& p) { p.sweepPoints = flags->values.sweepPoints; });
 
   group = "Metrics and results";
-  add("--percentile-metrics", f.percentileMetrics, "Comma-separated: ttft,tpot,itl,e2el (default all four)");
-  add("--metric-percentiles", f.metricPercentiles, "Comma-separated percentiles (default 50,90,95,99)");
+  add("--percentile-metrics", f.percentileMetrics,
+      "Comma-separated: ttft,tpot,itl,e2el (default ttft,tpot,itl)");
+  add("--metric-percentiles", f.metricPercentiles, "Comma-separated percentiles (default 99)");
   add("--goodput", f.goodput, "SLOs as KEY:VALUE in ms, e.g. --goodput ttft:300 tpot:50");
+  add("--result-style", f.resultStyle,
+      "vllm (vllm bench serve's block, the default) or gpustack (the studies' block: end-to-end latency "
+      "first, "
+      "in seconds)")
+      ->check(CLI::IsMember({"vllm", "gpustack"}));
   addFlag("--save-result", f.saveResult, "Write the vLLM-compatible result JSON");
   addFlag("--save-detailed", f.saveDetailed,
           "Include the per-request lists (ttfts, itls, texts, errors) in the result JSON");
+  addFlag("--append-result", f.appendResult, "Append the result JSON to the file as a new line");
   add("--result-dir", f.resultDir, "Folder for the result JSON (default: the current folder)");
   add("--result-filename", f.resultFilename, "File name of the result JSON (default: vLLM's pattern)");
-  add("--metadata", f.metadata, "KEY=VALUE pairs written into the result (repeatable)");
-  add("--label", f.label, "A label for the run, shown in lists, reports and the result");
+  add("--metadata", f.metadata, "KEY=VALUE pairs written into the result");
+  add("--label", f.label, "A label for the run, shown in lists, reports and the result file's name");
   add("--store", f.store, "Results store file (default: ~/.local/share/ayar/ayar.db)");
   addFlag("--no-store", f.noStore, "Do not write the run into the results store");
   addFlag("--disable-tqdm", f.disableTqdm, "No progress display");
   addFlag("--realtime-client", f.realtimeClient,
           "Run the client thread at real-time priority (root or CAP_SYS_NICE): keeps dispatch lag low when a "
           "local engine shares the cores");
+
+  group = "vLLM flags accepted with no effect here";
+  addFlag("--trust-remote-code", f.accepted, "Ayar runs no model code from a hub: nothing to trust");
+  addFlag("--no-stream", f.accepted, "Ayar reads dataset files whole");
+  addFlag("--no-oversample", f.accepted, "Ayar never repeats dataset entries to reach --num-prompts");
+  addFlag("--skip-chat-template", f.accepted, "Ayar's datasets apply no chat template on the client");
+
+  // vLLM flags for features Ayar lacks: refused with what to do instead, never silently ignored.
+  const auto refuse = [&](const char* name, bool takesValue, const std::string& advice) {
+    CLI::Option* option = takesValue ? cmd->add_option(name) : cmd->add_flag(name);
+    option->group("");  // kept out of --help
+    f.refused.emplace_back(option, std::string(name) + " is not supported by ayar-cli bench: " + advice);
+  };
+  refuse("--use-beam-search", false, "leave it out; Ayar sends sampled requests only");
+  refuse("--lora-modules", true, "give the LoRA adapter's served name as --model");
+  refuse("--lora-assignment", true, "give the LoRA adapter's served name as --model");
+  refuse("--probe-request-rate", true, "run a second ayar-cli bench at a low --request-rate beside this one");
+  refuse("--self-timed", false, "Ayar has no timed_trace dataset; use --request-rate or --ramp-up-strategy");
+  refuse("--no-self-timed", false,
+         "Ayar has no timed_trace dataset; use --request-rate or --ramp-up-strategy");
+  refuse("--insecure", false, "use http:// or a certificate the system trusts");
+  refuse("--skip-tokenizer-init", false, "Ayar always counts tokens; leave it out");
+  refuse("--chat-template-kwargs", true,
+         "for the server, send it in the body: --extra-body '{\"chat_template_kwargs\": {...}}'");
+  refuse("--disable-shuffle", false, "Ayar orders ShareGPT as vLLM's shuffle with --seed does");
+  for (const char* name : {"--plot-timeline", "--plot-dataset-stats"}) {
+    refuse(name, false, "ayar-cli runs export ID --format csv gives the per-request times to plot");
+  }
+  refuse("--timeline-itl-thresholds", true,
+         "ayar-cli runs export ID --format csv gives the per-request times to plot");
+  for (const char* name :
+       {"--custom-output-len", "--spec-bench-output-len", "--spec-bench-category", "--sonnet-input-len",
+        "--sonnet-output-len", "--sonnet-prefix-len", "--hf-subset", "--hf-split", "--hf-name",
+        "--hf-output-len", "--random-batch-size", "--blazedit-min-distance", "--blazedit-max-distance"}) {
+    refuse(name, true,
+           "its dataset is not one of Ayar's (sharegpt, random, prefix_repetition, synthetic-sharegpt)");
+  }
+  cmd->add_option("words", f.leftovers)->group("");
 
   cmd->callback([cmd, flags, overrides, &exitCode] { exitCode = runBench(*flags, *overrides, *cmd); });
 }

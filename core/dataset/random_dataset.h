@@ -3,8 +3,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/dataset/prompt_vocabulary.h"
 #include "core/dataset/sample_request.h"
+#include "core/tokenizer/tokenizer.h"
 
 namespace ayar {
 
@@ -19,13 +19,18 @@ struct RandomDatasetOptions {
   std::uint64_t seed = 0;
 };
 
-// Like vLLM's RandomDataset: input lengths uniform integers in [floor(L(1-r)), ceil(L(1+r))], output
-// lengths in [max(1, floor(O(1-r))), max(1, ceil(O(1+r)))], the prompt the common prefix then a run of
-// consecutive pool tokens from a random offset. Unlike vLLM, whose decode/re-encode round trip can
-// change the count, every prompt re-tokenizes to exactly prefixLen + its drawn length. Output lengths
-// are exact only when the client sends ignore_eos, as vLLM does for this dataset. Throws ayar::Error
-// for options vLLM rejects.
-std::vector<SampleRequest> generateRandomDataset(const PromptVocabulary& vocabulary,
+// vLLM's RandomDataset, draw for draw, so that the same seed gives the same prompts as `vllm bench
+// serve` with the same tokenizer. A numpy default_rng(seed) draws the input lengths, uniform in
+// [floor(L(1-r)), ceil(L(1+r))], the output lengths in [max(1, floor(O(1-r))), max(1, ceil(O(1+r)))],
+// one offset per request below the model's vocabulary size, and the common prefix. Request i's
+// tokens are the prefix then allowed[(offset_i + i + j) % |allowed|] for j < its length, `allowed`
+// being the model's vocabulary less special tokens. That run is decoded and re-encoded; while the
+// count differs from the asked one (at most 10 more rounds) the tokens are cut to length or padded
+// with ids the generator draws, and the round repeats. The prompt is the last decoded text, and
+// promptTokens the count of its re-encoding, which in rare cases still differs from the asked length
+// as in vLLM. Output lengths are exact only when the client sends ignore_eos, as vLLM does for this
+// dataset. Throws ayar::Error for options vLLM rejects.
+std::vector<SampleRequest> generateRandomDataset(const Tokenizer& tokenizer,
                                                  const RandomDatasetOptions& options);
 
 }  // namespace ayar

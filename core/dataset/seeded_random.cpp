@@ -28,54 +28,49 @@ double SeededRandom::uniform() {
   return static_cast<double>(m_engine() >> 11) * 0x1.0p-53;
 }
 
-PythonRandom::PythonRandom(std::uint64_t seed) {
-  // random.seed(n): the absolute value's 32-bit words, least significant first, at least one word.
-  std::vector<std::uint32_t> key;
-  do {
-    key.push_back(static_cast<std::uint32_t>(seed & 0xffffffffu));
-    seed >>= 32;
-  } while (seed != 0);
-  initByArray(key);
-}
-
-void PythonRandom::initGenrand(std::uint32_t seed) {
-  m_state[0] = seed;
+Mt19937 Mt19937::fromSeed(std::uint32_t seed) {
+  Mt19937 mt;
+  mt.m_state[0] = seed;
   for (int i = 1; i < kN; ++i) {
-    m_state[i] = 1812433253u * (m_state[i - 1] ^ (m_state[i - 1] >> 30)) + static_cast<std::uint32_t>(i);
+    mt.m_state[i] =
+        1812433253u * (mt.m_state[i - 1] ^ (mt.m_state[i - 1] >> 30)) + static_cast<std::uint32_t>(i);
   }
-  m_index = kN;
+  mt.m_index = kN;
+  return mt;
 }
 
-void PythonRandom::initByArray(std::span<const std::uint32_t> key) {
-  initGenrand(19650218u);
+Mt19937 Mt19937::fromKey(std::span<const std::uint32_t> key) {
+  Mt19937 mt = fromSeed(19650218u);
+  std::uint32_t* state = mt.m_state;
   int i = 1;
   std::size_t j = 0;
   const int keyLength = static_cast<int>(key.size());
   for (int k = kN > keyLength ? kN : keyLength; k > 0; --k) {
-    m_state[i] = (m_state[i] ^ ((m_state[i - 1] ^ (m_state[i - 1] >> 30)) * 1664525u)) + key[j] +
-                 static_cast<std::uint32_t>(j);
+    state[i] = (state[i] ^ ((state[i - 1] ^ (state[i - 1] >> 30)) * 1664525u)) + key[j] +
+               static_cast<std::uint32_t>(j);
     ++i;
     ++j;
     if (i >= kN) {
-      m_state[0] = m_state[kN - 1];
+      state[0] = state[kN - 1];
       i = 1;
     }
     if (j >= key.size()) j = 0;
   }
   for (int k = kN - 1; k > 0; --k) {
-    m_state[i] = (m_state[i] ^ ((m_state[i - 1] ^ (m_state[i - 1] >> 30)) * 1566083941u)) -
-                 static_cast<std::uint32_t>(i);
+    state[i] =
+        (state[i] ^ ((state[i - 1] ^ (state[i - 1] >> 30)) * 1566083941u)) - static_cast<std::uint32_t>(i);
     ++i;
     if (i >= kN) {
-      m_state[0] = m_state[kN - 1];
+      state[0] = state[kN - 1];
       i = 1;
     }
   }
-  m_state[0] = 0x80000000u;
-  m_index = kN;
+  state[0] = 0x80000000u;
+  mt.m_index = kN;
+  return mt;
 }
 
-std::uint32_t PythonRandom::getrandbits32() {
+std::uint32_t Mt19937::next() {
   constexpr int kM = 397;
   constexpr std::uint32_t kMatrixA = 0x9908b0dfu, kUpper = 0x80000000u, kLower = 0x7fffffffu;
   if (m_index >= kN) {
@@ -100,15 +95,31 @@ std::uint32_t PythonRandom::getrandbits32() {
   return y;
 }
 
+double Mt19937::nextDouble() {
+  const std::uint32_t a = next() >> 5;
+  const std::uint32_t b = next() >> 6;
+  return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
+}
+
+namespace {
+
+// random.seed(n): the absolute value's 32-bit words, least significant first, at least one word.
+std::vector<std::uint32_t> seedWords(std::uint64_t seed) {
+  std::vector<std::uint32_t> key;
+  do {
+    key.push_back(static_cast<std::uint32_t>(seed & 0xffffffffu));
+    seed >>= 32;
+  } while (seed != 0);
+  return key;
+}
+
+}  // namespace
+
+PythonRandom::PythonRandom(std::uint64_t seed) : m_mt(Mt19937::fromKey(seedWords(seed))) {}
+
 std::uint32_t PythonRandom::getrandbits(int k) {
   assert(k >= 1 && k <= 32);
   return getrandbits32() >> (32 - k);
-}
-
-double PythonRandom::random() {
-  const std::uint32_t a = getrandbits32() >> 5;
-  const std::uint32_t b = getrandbits32() >> 6;
-  return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
 }
 
 std::uint32_t PythonRandom::randbelow(std::uint32_t n) {

@@ -33,6 +33,25 @@ class SeededRandom {
   std::mt19937_64 m_engine;
 };
 
+// The Mersenne Twister MT19937 that CPython's `random` and numpy's legacy RandomState share.
+class Mt19937 {
+ public:
+  // init_genrand(seed): numpy's np.random.seed(int).
+  static Mt19937 fromSeed(std::uint32_t seed);
+  // init_by_array(key): CPython's random.seed(int), the int's 32-bit words as the key.
+  static Mt19937 fromKey(std::span<const std::uint32_t> key);
+
+  std::uint32_t next();
+  // 53 random bits in [0, 1): ((a >> 5) * 2^26 + (b >> 6)) / 2^53, as random.random() and numpy's
+  // legacy next_double compute it.
+  double nextDouble();
+
+ private:
+  static constexpr int kN = 624;
+  std::uint32_t m_state[kN]{};
+  int m_index = kN;
+};
+
 // CPython's `random` module: MT19937 seeded as random.seed(int) does, with getrandbits, random()
 // and shuffle() drawing the same numbers. vLLM orders ShareGPT with random.seed(seed) then
 // random.shuffle(entries); using the same stream picks the same conversations.
@@ -40,11 +59,11 @@ class PythonRandom {
  public:
   explicit PythonRandom(std::uint64_t seed);
 
-  std::uint32_t getrandbits32();
+  std::uint32_t getrandbits32() { return m_mt.next(); }
   // random.getrandbits(k) for 1 <= k <= 32.
   std::uint32_t getrandbits(int k);
   // random.random()
-  double random();
+  double random() { return m_mt.nextDouble(); }
   // random._randbelow(n) for 1 <= n < 2^32.
   std::uint32_t randbelow(std::uint32_t n);
 
@@ -56,12 +75,7 @@ class PythonRandom {
   }
 
  private:
-  void initGenrand(std::uint32_t seed);
-  void initByArray(std::span<const std::uint32_t> key);
-
-  static constexpr int kN = 624;
-  std::uint32_t m_state[kN]{};
-  int m_index = kN + 1;
+  Mt19937 m_mt;
 };
 
 }  // namespace ayar

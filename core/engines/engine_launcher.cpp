@@ -28,10 +28,16 @@ constexpr milliseconds kHealthPollInterval{100};
 constexpr milliseconds kHealthRequestTimeout{2000};
 constexpr int kPortAttempts = 3;
 
+struct CollectedBody {
+  std::string* body;
+  std::size_t limit;
+};
+
 std::size_t collectBody(char* data, std::size_t size, std::size_t count, void* user) {
-  auto* body = static_cast<std::string*>(user);
+  auto* collected = static_cast<CollectedBody*>(user);
+  std::string& body = *collected->body;
   const std::size_t bytes = size * count;
-  if (body->size() < kMaxProbeBody) body->append(data, std::min(bytes, kMaxProbeBody - body->size()));
+  if (body.size() < collected->limit) body.append(data, std::min(bytes, collected->limit - body.size()));
   return bytes;
 }
 
@@ -77,9 +83,9 @@ std::filesystem::path defaultLogPath(const std::string& engine) {
                 ".log");
 }
 
-}  // namespace
-
-HttpProbe httpGet(const std::string& url, milliseconds timeout, const std::string& bearerToken) {
+// One GET, or a POST of `jsonBody` when given, keeping at most `maxBody` bytes of the answer.
+HttpProbe httpExchange(const std::string& url, const std::string* jsonBody, milliseconds timeout,
+                       const std::string& bearerToken, std::size_t maxBody) {
   static std::once_flag curlInitialised;
   std::call_once(curlInitialised, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
   HttpProbe probe;
@@ -89,13 +95,14 @@ HttpProbe httpGet(const std::string& url, milliseconds timeout, const std::strin
     return probe;
   }
   char errorBuffer[CURL_ERROR_SIZE] = {};
+  CollectedBody collected{&probe.body, maxBody};
   const long timeoutMs = std::max<long>(1, static_cast<long>(timeout.count()));
   curl_easy_setopt(curl.get(), CURLOPT_URL, url.c_str());
   curl_easy_setopt(curl.get(), CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(curl.get(), CURLOPT_TIMEOUT_MS, timeoutMs);
   curl_easy_setopt(curl.get(), CURLOPT_CONNECTTIMEOUT_MS, timeoutMs);
   curl_easy_setopt(curl.get(), CURLOPT_WRITEFUNCTION, collectBody);
-  curl_easy_setopt(curl.get(), CURLOPT_WRITEDATA, &probe.body);
+  curl_easy_setopt(curl.get(), CURLOPT_WRITEDATA, &collected);
   curl_easy_setopt(curl.get(), CURLOPT_ERRORBUFFER, errorBuffer);
   // A proxy from the environment must not stand between Ayar and an engine on this machine.
   if (isLoopbackUrl(url)) curl_easy_setopt(curl.get(), CURLOPT_NOPROXY, "*");
@@ -103,8 +110,13 @@ HttpProbe httpGet(const std::string& url, milliseconds timeout, const std::strin
   if (!bearerToken.empty()) {
     const std::string authorization = "Authorization: Bearer " + bearerToken;
     headers = curl_slist_append(headers, authorization.c_str());
-    curl_easy_setopt(curl.get(), CURLOPT_HTTPHEADER, headers);
   }
+  if (jsonBody) {
+    headers = curl_slist_append(headers, "Content-Type: application/json");
+    curl_easy_setopt(curl.get(), CURLOPT_POSTFIELDS, jsonBody->c_str());
+    curl_easy_setopt(curl.get(), CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(jsonBody->size()));
+  }
+  if (headers) curl_easy_setopt(curl.get(), CURLOPT_HTTPHEADER, headers);
   const CURLcode result = curl_easy_perform(curl.get());
   if (result == CURLE_OK) {
     long status = 0;
@@ -115,6 +127,17 @@ HttpProbe httpGet(const std::string& url, milliseconds timeout, const std::strin
   }
   curl_slist_free_all(headers);
   return probe;
+}
+
+}  // namespace
+
+HttpProbe httpGet(const std::string& url, milliseconds timeout, const std::string& bearerToken) {
+  return httpExchange(url, nullptr, timeout, bearerToken, kMaxProbeBody);
+}
+
+HttpProbe httpPost(const std::string& url, const std::string& jsonBody, milliseconds timeout,
+                   const std::string& bearerToken, std::size_t maxResponseBytes) {
+  return httpExchange(url, &jsonBody, timeout, bearerToken, maxResponseBytes);
 }
 
 int pickFreePort(const std::string& host) {

@@ -96,7 +96,7 @@ class EngineLauncher {
 // Throws ayar::Error when the host cannot be bound.
 int pickFreePort(const std::string& host = "127.0.0.1");
 
-// The outcome of one HTTP GET, for health checks.
+// The outcome of one HTTP request, for health checks and small API calls.
 struct HttpProbe {
   int status = 0;     // 0 when no response came
   std::string error;  // the transport error when status is 0
@@ -106,5 +106,8 @@ struct HttpProbe {
 // for loopback addresses.
 HttpProbe httpGet(const std::string& url, std::chrono::milliseconds timeout,
                   const std::string& bearerToken = {});
+// One POST of a JSON body (a server's /tokenize, say), keeping up to `maxResponseBytes` of the answer.
+HttpProbe httpPost(const std::string& url, const std::string& jsonBody, std::chrono::milliseconds timeout,
+                   const std::string& bearerToken = {}, std::size_t maxResponseBytes = 16 << 20);
 
 }  // namespace ayar

@@ -1,9 +1,10 @@
 #include "core/load/arrival_schedule.h"
 
+#include <algorithm>
 #include <cmath>
-#include <random>
 #include <sstream>
 
+#include "core/dataset/numpy_random.h"
 #include "core/error.h"
 
 namespace ayar {
@@ -22,16 +23,53 @@ std::string formatNumber(double value) {
 
 }  // namespace
 
+namespace {
+
+constexpr std::uint64_t kLargestNumpySeed = 0xFFFFFFFFull;
+
+void checkBurstiness(double burstiness) {
+  if (!(burstiness > 0)) {
+    throw Error("The burstiness must be above 0 (1 is Poisson, inf is a constant rate), not " +
+                formatNumber(burstiness) + ".");
+  }
+}
+
+void checkSeed(std::uint64_t seed) {
+  if (seed > kLargestNumpySeed) {
+    throw Error("The seed " + std::to_string(seed) +
+                " is too large for the arrival schedule: numpy's seeding, which vLLM's schedule uses, takes "
+                "0 to 4294967295. Give a --seed in that range.");
+  }
+}
+
+// vLLM's get_request: one gap per request at its own rate, then the running sum.
+std::vector<double> cumulativeGaps(const std::vector<double>& rates, double burstiness, std::uint64_t seed) {
+  NumpyLegacyRandom random(static_cast<std::uint32_t>(seed));
+  std::vector<double> offsets;
+  offsets.reserve(rates.size());
+  for (double rate : rates) {
+    if (std::isinf(rate)) {
+      offsets.push_back(0.0);
+    } else if (std::isinf(burstiness)) {
+      offsets.push_back(1.0 / rate);
+    } else {
+      offsets.push_back(random.gamma(burstiness, 1.0 / (rate * burstiness)));
+    }
+  }
+  for (std::size_t i = 1; i < offsets.size(); ++i)
+    offsets[i] += offsets[i - 1];
+  return offsets;
+}
+
+}  // namespace
+
 ArrivalSchedule ArrivalSchedule::atRate(std::size_t count, double rate, double burstiness,
                                         std::uint64_t seed) {
   if (!(rate > 0)) {
     throw Error("The request rate must be above 0 requests per second (or inf), not " + formatNumber(rate) +
                 ".");
   }
-  if (!(burstiness > 0)) {
-    throw Error("The burstiness must be above 0 (1 is Poisson, inf is a constant rate), not " +
-                formatNumber(burstiness) + ".");
-  }
+  checkBurstiness(burstiness);
   ArrivalSchedule schedule;
   schedule.m_offsetsS.assign(count, 0.0);
   if (std::isinf(rate)) {
@@ -42,28 +80,53 @@ ArrivalSchedule ArrivalSchedule::atRate(std::size_t count, double rate, double b
     throw Error("A rate of " + formatNumber(rate) + " req/s would spread " + std::to_string(count) +
                 " requests over more than 30 years; raise the rate.");
   }
+  checkSeed(seed);
   schedule.m_description = "rate " + formatNumber(rate) + " req/s, burstiness " + formatNumber(burstiness);
-  if (std::isinf(burstiness)) {
-    for (std::size_t i = 0; i < count; ++i)
-      schedule.m_offsetsS[i] = static_cast<double>(i + 1) / rate;
-    return schedule;
-  }
-  std::mt19937_64 generator(seed);
-  std::gamma_distribution<double> gap(burstiness, 1.0 / (rate * burstiness));
-  double offset = 0.0;
-  for (std::size_t i = 0; i < count; ++i) {
-    offset += gap(generator);
-    schedule.m_offsetsS[i] = offset;
-  }
+  schedule.m_offsetsS = cumulativeGaps(std::vector<double>(count, rate), burstiness, seed);
   // vLLM's rescale: the sum of the gaps drifts 1-2% from count / rate; scaling removes that drift so
   // that runs with different seeds offer the same load.
-  if (count > 0 && offset > 0) {
-    const double target = static_cast<double>(count) / rate;
-    const double factor = target / offset;
+  if (count > 0 && schedule.m_offsetsS.back() != 0) {
+    const double factor = (static_cast<double>(count) / rate) / schedule.m_offsetsS.back();
     for (double& value : schedule.m_offsetsS)
       value *= factor;
-    schedule.m_offsetsS.back() = target;  // exact, whatever the rounding above did
   }
+  return schedule;
+}
+
+ArrivalSchedule ArrivalSchedule::rampUp(std::size_t count, std::string_view strategy, double startRps,
+                                        double endRps, double burstiness, std::uint64_t seed) {
+  const bool linear = strategy == "linear";
+  if (!linear && strategy != "exponential") {
+    throw Error("Unknown --ramp-up-strategy '" + std::string(strategy) + "': use linear or exponential.");
+  }
+  if (!(startRps >= 0 && endRps >= 0)) {
+    throw Error("--ramp-up-start-rps and --ramp-up-end-rps must not be negative.");
+  }
+  if (startRps > endRps) {
+    throw Error("--ramp-up-start-rps (" + formatNumber(startRps) + ") must not be above --ramp-up-end-rps (" +
+                formatNumber(endRps) + ").");
+  }
+  if (!(startRps > 0)) {
+    throw Error(
+        "--ramp-up-start-rps must be above 0: the first request would be sent at a rate of 0. Start at 1 "
+        "req/s or more.");
+  }
+  checkBurstiness(burstiness);
+  checkSeed(seed);
+  ArrivalSchedule schedule;
+  schedule.m_rates.reserve(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    const double progress = static_cast<double>(i) / static_cast<double>(std::max<std::size_t>(count, 2) - 1);
+    schedule.m_rates.push_back(linear ? startRps + (endRps - startRps) * progress
+                                      : startRps * std::pow(endRps / startRps, progress));
+  }
+  schedule.m_offsetsS = cumulativeGaps(schedule.m_rates, burstiness, seed);
+  if (!schedule.m_offsetsS.empty() && schedule.m_offsetsS.back() > kLongestScheduleS) {
+    throw Error("This ramp-up would spread " + std::to_string(count) +
+                " requests over more than 30 years; raise the rates.");
+  }
+  schedule.m_description = std::string(strategy) + " ramp-up " + formatNumber(startRps) + " to " +
+                           formatNumber(endRps) + " req/s, burstiness " + formatNumber(burstiness);
   return schedule;
 }
 

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ayar {
@@ -20,13 +21,22 @@ class ArrivalSchedule {
 
   static constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
-  // vLLM's --request-rate / --burstiness: gaps ~ Gamma(shape = b, scale = 1 / (r * b)), accumulated
-  // into offsets, then scaled so that the last arrival lands at count / rate exactly (vLLM's final
-  // rescale). b = 1 is a Poisson process; smaller is burstier. rate = inf sends everything at 0;
-  // burstiness = inf is a constant rate, offsets (i + 1) / rate. Seeded std::mt19937_64 with
-  // std::gamma_distribution: the statistics match vLLM's numpy draws, the exact numbers do not.
+  // vLLM's --request-rate / --burstiness, drawn as `vllm bench serve` draws them: numpy's legacy
+  // stream seeded with np.random.seed(seed), one np.random.gamma(shape = b, scale = 1 / (r * b)) gap
+  // per request, accumulated into offsets, then scaled so that the last arrival lands at count / rate
+  // (vLLM's rescale). The same seed gives vLLM's arrival times to the last bit. b = 1 is a Poisson
+  // process; smaller is burstier. rate = inf sends everything at 0 and draws nothing; burstiness =
+  // inf gives gaps of exactly 1 / rate (rescaled likewise). Throws ayar::Error for a rate or
+  // burstiness <= 0 and for a seed above 2^32 - 1, which numpy refuses.
   static ArrivalSchedule atRate(std::size_t count, double rate, double burstiness, std::uint64_t seed);
-  // guidellm's "constant": exactly 1 / rate apart (atRate with infinite burstiness).
+  // vLLM's --ramp-up-strategy: request i's rate goes from startRps to endRps, linearly
+  // (start + (end - start) * p) or exponentially (start * (end / start)^p) with p = i / max(count - 1, 1),
+  // and its gap is drawn as atRate draws one at that rate; the offsets are not rescaled. Throws
+  // ayar::Error naming the flags for rates vLLM refuses (negative, start above end, a start of 0).
+  static ArrivalSchedule rampUp(std::size_t count, std::string_view strategy, double startRps, double endRps,
+                                double burstiness, std::uint64_t seed);
+  // guidellm's "constant": gaps of 1 / rate (atRate with infinite burstiness: summed and rescaled as
+  // vLLM does, so apart from the rounding of those sums).
   static ArrivalSchedule constantRate(std::size_t count, double rate);
   // guidellm's "throughput": everything due at 0; the runner's --max-concurrency caps what is in flight.
   static ArrivalSchedule throughput(std::size_t count);
@@ -39,6 +49,8 @@ class ArrivalSchedule {
   // rest are decided during the run.
   const std::vector<double>& offsetsS() const { return m_offsetsS; }
   int closedLoopStreams() const { return m_streams; }
+  // The rate each request was drawn at (a ramp-up's changing rate); empty for other schedules.
+  const std::vector<double>& requestRates() const { return m_rates; }
   // e.g. "rate 10 req/s, burstiness 1" or "concurrent, 8 streams", for logs and reports.
   const std::string& description() const { return m_description; }
 
@@ -47,6 +59,7 @@ class ArrivalSchedule {
 
   Mode m_mode = Mode::OpenLoop;
   std::vector<double> m_offsetsS;
+  std::vector<double> m_rates;
   int m_streams = 0;
   std::string m_description;
 };

@@ -152,6 +152,8 @@ void LoadRunner::start(std::vector<LoadRequest> requests, const ArrivalSchedule&
   StreamClientConfig clientConfig;
   clientConfig.url = url;
   clientConfig.apiKey = m_config.apiKey;
+  clientConfig.headers = m_config.headers;
+  clientConfig.requestIdPrefix = m_config.requestIdPrefix;
   clientConfig.requestTimeoutS = m_config.requestTimeoutS;
   clientConfig.connectionPoolSize = peak;
   clientConfig.countTokens = m_config.countTokens;
@@ -325,6 +327,7 @@ void LoadRunner::runLoop(Run& run) {
       pollTiming = client.lastPollTiming();
       pollCpuS = threadCpuS() - cpuBeforeS;
     }
+    m_durationS = secondsBetween(m_origin, Clock::now());
     flush();
   } catch (...) {
     m_error = std::current_exception();

@@ -31,8 +31,10 @@ struct LoadRequest {
 struct LoadRunnerConfig {
   std::string baseUrl = "http://127.0.0.1:8000";  // scheme, host and port; a trailing "/" is fine
   std::string endpointPath;                       // empty: the API's default (/v1/completions, ...)
-  RequestBodyOptions body;                        // api kind, model, ignore_eos, temperature, extra
-  std::string apiKey;                   // sent as a bearer token; never logged, never put in a record
+  RequestBodyOptions body;                        // api kind, model, ignore_eos, logprobs, extra body
+  std::string apiKey;  // sent as a bearer token; never logged, never put in a record
+  std::vector<std::pair<std::string, std::string>> headers;  // StreamClientConfig::headers
+  std::string requestIdPrefix;                               // StreamClientConfig::requestIdPrefix
   int maxConcurrency = 0;               // 0 = no cap; time waiting for a slot goes to slotWaitS
   double requestTimeoutS = 6 * 3600.0;  // per request, as vLLM's client; 0 = none
   // Finished records are handed over from the client thread in batches of at most sinkBatchSize,
@@ -112,6 +114,9 @@ class LoadRunner {
   double clientThreadCpuS() const { return m_clientThreadCpuS; }
   // Why requests went out late (valid after wait()).
   const LateDispatches& lateDispatches() const { return m_late; }
+  // vLLM's benchmark duration: from the origin, taken before the first arrival gap is waited out, to
+  // the moment every request (failed ones included) had returned. Valid after wait().
+  double durationS() const { return m_durationS; }
   // Whether the client thread got the real-time priority it asked for (valid once start() returned).
   bool realtimeGranted() const { return m_realtimeGranted.load(); }
 
@@ -133,6 +138,7 @@ class LoadRunner {
   std::atomic<std::size_t> m_failed{0};
   double m_clientThreadCpuS = 0;
   LateDispatches m_late;
+  double m_durationS = 0;
   std::atomic<bool> m_realtimeGranted{false};
   std::exception_ptr m_error;
 };

@@ -39,15 +39,18 @@ std::string buildRequestBody(const RequestBodyOptions& options, std::string_view
   body["model"] = options.model;
   if (options.api == ApiKind::Completions) {
     body["prompt"] = prompt;
+    body["repetition_penalty"] = 1.0;
     if (maxOutputTokens > 0) body["max_tokens"] = maxOutputTokens;
+    body["logprobs"] = options.logprobs ? nlohmann::json(*options.logprobs) : nlohmann::json(nullptr);
   } else {
-    body["messages"] = nlohmann::json::array({{{"role", "user"}, {"content", prompt}}});
+    const nlohmann::json text = {{"type", "text"}, {"text", prompt}};
+    body["messages"] =
+        nlohmann::json::array({{{"role", "user"}, {"content", nlohmann::json::array({text})}}});
     if (maxOutputTokens > 0) body["max_completion_tokens"] = maxOutputTokens;
   }
   body["stream"] = true;
   body["stream_options"] = {{"include_usage", true}};
   if (options.ignoreEos) body["ignore_eos"] = true;
-  if (options.temperature) body["temperature"] = *options.temperature;
   mergeExtra(body, options.extraBody, "The extra request body");
   mergeExtra(body, requestExtra, "A request's extra body");
   return body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

@@ -22,16 +22,20 @@ std::string_view defaultEndpointPath(ApiKind api);
 struct RequestBodyOptions {
   ApiKind api = ApiKind::Completions;
   std::string model;
-  bool ignoreEos = false;                               // vLLM's extension: generate exactly the asked length
-  std::optional<double> temperature;                    // omitted when unset: the server's default applies
-  nlohmann::json extraBody = nlohmann::json::object();  // merged last, so it may override anything
+  bool ignoreEos = false;       // vLLM's extension: generate exactly the asked length
+  std::optional<int> logprobs;  // completions only: vLLM's --logprobs, sent as null when unset
+  // Merged last, so it may override anything: vLLM's sampling parameters (temperature, top_p, ...)
+  // followed by its --extra-body.
+  nlohmann::json extraBody = nlohmann::json::object();
 };
 
-// The JSON body of one streaming request, with stream_options.include_usage so that the final chunk
-// carries the server's token counts. Completions: {model, prompt, max_tokens, stream, stream_options,
-// ...}; chat: {model, messages:[{role:"user", content}], max_completion_tokens, stream, ...}.
-// maxOutputTokens <= 0 leaves the length to the server. `requestExtra` (an object, or null) is merged
-// after options.extraBody. Invalid UTF-8 in the prompt is replaced by U+FFFD rather than rejected.
+// The JSON body of one streaming request, as `vllm bench serve` builds it, with
+// stream_options.include_usage so that the final chunk carries the server's token counts.
+// Completions: {model, prompt, repetition_penalty: 1.0, max_tokens, logprobs, stream, stream_options};
+// chat: {model, messages:[{role:"user", content:[{type:"text", text}]}], max_completion_tokens,
+// stream, stream_options}; then ignore_eos when set, then the extra body. maxOutputTokens <= 0
+// leaves the length to the server. `requestExtra` (an object, or null) is merged after
+// options.extraBody. Invalid UTF-8 in the prompt is replaced by U+FFFD rather than rejected.
 std::string buildRequestBody(const RequestBodyOptions& options, std::string_view prompt, int maxOutputTokens,
                              const nlohmann::json& requestExtra = nullptr);
 

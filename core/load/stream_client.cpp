@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -123,6 +124,37 @@ Target parseTarget(const std::string& url) {
   return target;
 }
 
+bool sameHeaderName(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+// The header lines every request shares, as vLLM's client sets them: its own, then the user's
+// --header entries, each replacing one of the same name.
+std::string headerLines(const StreamClientConfig& config) {
+  for (const auto& [name, value] : config.headers) {
+    if (name.empty() || name.find_first_of(":\r\n ") != std::string::npos ||
+        value.find_first_of("\r\n") != std::string::npos) {
+      throw Error(
+          "The header '" + name +
+          "' cannot be sent: give --header NAME=VALUE with a name without spaces or colons and no line "
+          "breaks in either.");
+    }
+  }
+  std::vector<std::pair<std::string, std::string>> headers{
+      {"User-Agent", "ayar"}, {"Accept", "*/*"}, {"Content-Type", "application/json"}};
+  if (!config.apiKey.empty()) headers.emplace_back("Authorization", "Bearer " + config.apiKey);
+  for (const auto& [name, value] : config.headers) {
+    std::erase_if(headers, [&](const auto& header) { return sameHeaderName(header.first, name); });
+    headers.emplace_back(name, value);
+  }
+  std::string lines;
+  for (const auto& [name, value] : headers)
+    lines += name + ": " + value + "\r\n";
+  return lines;
+}
+
 }  // namespace
 
 // How the work splits: libcurl's multi handle establishes connections (name resolution, non-blocking
@@ -181,7 +213,7 @@ struct StreamClient::Impl {
   StreamClientConfig config;
   FinishedHandler onFinished;
   Target target;
-  std::string headPrefix;  // the request head up to the Content-Length value
+  std::string headPrefix;  // the request head up to the per-request lines (x-request-id, Content-Length)
   CURLM* multi = nullptr;
   int epollFd = -1;
   int timerFd = -1;
@@ -208,10 +240,7 @@ struct StreamClient::Impl {
       : config(std::move(clientConfig)), onFinished(std::move(handler)) {
     initCurlOnce();
     target = parseTarget(config.url);
-    headPrefix = "POST " + target.path + " HTTP/1.1\r\nHost: " + target.host +
-                 "\r\nUser-Agent: ayar\r\nAccept: */*\r\nContent-Type: application/json\r\n";
-    if (!config.apiKey.empty()) headPrefix += "Authorization: Bearer " + config.apiKey + "\r\n";
-    headPrefix += "Content-Length: ";
+    headPrefix = "POST " + target.path + " HTTP/1.1\r\nHost: " + target.host + "\r\n" + headerLines(config);
     epollFd = epoll_create1(EPOLL_CLOEXEC);
     timerFd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
     wakeFd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
@@ -409,8 +438,15 @@ struct StreamClient::Impl {
     if (transfer->record.expectedOutputTokens > 0) {
       transfer->reader.reserve(static_cast<std::size_t>(transfer->record.expectedOutputTokens));
     }
-    transfer->request.reserve(headPrefix.size() + 24 + body.size());
+    transfer->request.reserve(headPrefix.size() + config.requestIdPrefix.size() + 64 + body.size());
     transfer->request = headPrefix;
+    if (!config.requestIdPrefix.empty()) {
+      transfer->request += "x-request-id: ";
+      transfer->request += config.requestIdPrefix;
+      transfer->request += std::to_string(transfer->record.index);
+      transfer->request += "\r\n";
+    }
+    transfer->request += "Content-Length: ";
     transfer->request += std::to_string(body.size());
     transfer->request += "\r\n\r\n";
     transfer->request += body;
@@ -592,13 +628,14 @@ struct StreamClient::Impl {
       } else if (chunks == 0) {
         failure =
             "stream ended early: no chunk with choices (" + std::to_string(reader.eventCount()) + " events)";
-      } else if (!reader.sawDone()) {
-        failure = "stream ended early: no [DONE] after " + std::to_string(chunks) + " chunks";
       }
+      // A stream that ended cleanly after chunks with choices but without [DONE] succeeded, as vLLM
+      // counts it.
     }
     record.success = !failure;
     record.error = failure ? std::move(*failure) : std::string();
-    if (reader.completionTokens() >= 0) {
+    // vLLM counts the text with the tokenizer when usage is missing or says 0.
+    if (reader.completionTokens() > 0) {
       record.outputTokens = static_cast<int>(reader.completionTokens());
       record.outputTokensFromUsage = true;
     } else {

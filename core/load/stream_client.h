@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/load/request_record.h"
@@ -13,8 +14,12 @@
 namespace ayar {
 
 struct StreamClientConfig {
-  std::string url;             // the endpoint, e.g. http://127.0.0.1:8000/v1/completions
-  std::string apiKey;          // sent as "Authorization: Bearer ..."; kept nowhere else, never logged
+  std::string url;     // the endpoint, e.g. http://127.0.0.1:8000/v1/completions
+  std::string apiKey;  // sent as "Authorization: Bearer ..."; kept nowhere else, never logged
+  // vLLM's --header KEY=VALUE: sent with every request, replacing a header of the same name.
+  std::vector<std::pair<std::string, std::string>> headers;
+  // vLLM's --request-id-prefix: each request carries "x-request-id: <prefix><index>"; empty: no header.
+  std::string requestIdPrefix;
   double requestTimeoutS = 0;  // whole-request limit; 0 = none
   // Idle connections kept for reuse; set it to at least the most requests ever in flight, so that
   // every stream keeps its keep-alive connection.

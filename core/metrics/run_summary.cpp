@@ -94,6 +94,9 @@ void validate(const SummaryOptions& options) {
                   " is negative; give a time in milliseconds >= 0.");
     }
   };
+  if (options.durationS && !(*options.durationS >= 0.0)) {
+    throw Error("The run's duration must not be negative, got " + percentileWord(*options.durationS) + " s.");
+  }
   checkSlo(options.goodput.ttftMs, "ttft");
   checkSlo(options.goodput.tpotMs, "tpot");
   checkSlo(options.goodput.e2elMs, "e2el");
@@ -224,7 +227,7 @@ RunSummary computeRunSummary(std::span<const RequestRecord> records, const Summa
     summary.requestGoodput = static_cast<double>(good);
   }
 
-  summary.durationS = records.empty() ? 0.0 : lastEndS - firstStartS;
+  summary.durationS = options.durationS ? *options.durationS : records.empty() ? 0.0 : lastEndS - firstStartS;
   const double d = summary.durationS;
   const auto perSecond = [d](double amount) { return d > 0.0 ? amount / d : 0.0; };
   summary.requestThroughput = perSecond(summary.completed);

@@ -39,6 +39,10 @@ struct SummaryOptions {
   GoodputSlo goodput;
   // The configured --max-concurrency, reported as given (not measured).
   std::optional<int> maxConcurrency;
+  // The run's duration as vLLM measures it (LoadRunner::durationS): from before the first arrival gap
+  // to the return of the last request, failed ones included. Absent (a run rebuilt from its stored
+  // requests), it is the records' span: the first start to the last end.
+  std::optional<double> durationS;
   // How many distinct error messages to keep.
   std::size_t maxDistinctErrors = 10;
 };
@@ -70,9 +74,8 @@ struct ErrorCount {
 struct RunSummary {
   int completed = 0;
   int failed = 0;
-  // min(startS) to max(startS + latencyS) over all requests, failed ones included. vLLM measures its
-  // benchmark_duration from just before the first dispatch to the end of the last request; the
-  // records carry the same two instants, so the figures agree to the client's dispatch overhead.
+  // SummaryOptions::durationS when given (vLLM's benchmark_duration), else min(startS) to
+  // max(startS + latencyS) over all requests.
   double durationS = 0.0;
   std::int64_t totalInputTokens = 0;   // successful requests only, as vLLM
   std::int64_t totalOutputTokens = 0;  // successful requests only

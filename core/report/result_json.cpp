@@ -448,6 +448,11 @@ ordered_json resultJson(const ResultSetup& setup, const RunSummary& summary,
   out["request_rate"] = rateValue(setup.requestRate);
   out["burstiness"] = rateValue(setup.burstiness);
   out["max_concurrency"] = optionalInt(setup.maxConcurrency);
+  if (setup.rampUpStrategy) {
+    out["ramp_up_strategy"] = *setup.rampUpStrategy;
+    out["ramp_up_start_rps"] = setup.rampUpStartRps;
+    out["ramp_up_end_rps"] = setup.rampUpEndRps;
+  }
 
   out["duration"] = summary.durationS;
   out["completed"] = summary.completed;
@@ -467,14 +472,19 @@ ordered_json resultJson(const ResultSetup& setup, const RunSummary& summary,
     std::stable_sort(ordered.begin(), ordered.end(),
                      [](const auto* a, const auto* b) { return a->index < b->index; });
     ordered_json inputLens = ordered_json::array(), outputLens = ordered_json::array(),
-                 ttfts = ordered_json::array(), itls = ordered_json::array(), starts = ordered_json::array(),
-                 texts = ordered_json::array(), errors = ordered_json::array();
+                 ttfts = ordered_json::array(), itls = ordered_json::array(),
+                 latencies = ordered_json::array(), starts = ordered_json::array(),
+                 queueTimes = ordered_json::array(), texts = ordered_json::array(),
+                 errors = ordered_json::array();
     for (const RequestRecord* r : ordered) {
       inputLens.push_back(r->promptTokens);
       outputLens.push_back(r->success ? r->outputTokens : 0);  // vLLM's actual_output_lens
       ttfts.push_back(r->ttftS());
       itls.push_back(r->itlS());
+      latencies.push_back(r->success ? r->latencyS() : 0.0);  // vLLM leaves a failed request's at 0
       starts.push_back(r->startS);
+      // vLLM's client_queue_time: from the request's arrival in the schedule to its send.
+      queueTimes.push_back(r->startS - r->scheduledS);
       texts.push_back(r->generatedText);
       errors.push_back(r->error);
     }
@@ -482,12 +492,16 @@ ordered_json resultJson(const ResultSetup& setup, const RunSummary& summary,
     out["output_lens"] = std::move(outputLens);
     out["ttfts"] = std::move(ttfts);
     out["itls"] = std::move(itls);
+    out["latencies"] = std::move(latencies);
     out["start_times"] = std::move(starts);
+    out["queue_times"] = std::move(queueTimes);
     out["generated_texts"] = std::move(texts);
     out["errors"] = std::move(errors);
   }
   out["max_output_tokens_per_s"] = summary.maxOutputTokensPerS;
   out["max_concurrent_requests"] = summary.maxConcurrentRequests;
+  out["rtfx"] = 0.0;  // vLLM's audio figure (audio seconds per second); text requests carry no audio
+  if (setup.rpsChangeEvents.is_array()) out["rps_change_events"] = setup.rpsChangeEvents;
   for (LatencyMetric metric : kAllLatencyMetrics) {
     if (summary.reports(metric)) addMetric(out, summary, metric);
   }

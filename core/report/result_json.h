@@ -29,6 +29,12 @@ struct ResultSetup {
   std::optional<int> maxConcurrency;
   // `--metadata KEY=VALUE` entries, written as top-level string fields like vLLM.
   std::vector<std::pair<std::string, std::string>> metadata;
+  // vLLM's --ramp-up-strategy and its rates, written (after max_concurrency) for a ramp-up run only,
+  // with rps_change_events: {"rps": n, "timestamp": ISO local time} each time the whole rate rose.
+  std::optional<std::string> rampUpStrategy;
+  int rampUpStartRps = 0;
+  int rampUpEndRps = 0;
+  nlohmann::json rpsChangeEvents;  // null, or vLLM's list
 };
 
 // Everything a result file holds, as read back.

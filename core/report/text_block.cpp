@@ -4,6 +4,8 @@
 #include <cmath>
 #include <string_view>
 
+#include "core/error.h"
+
 namespace ayar {
 
 namespace {
@@ -19,36 +21,49 @@ std::string centred(std::string_view text, char fill) {
   return std::string(left, fill) + std::string(text) + std::string(padding - left, fill);
 }
 
+constexpr std::size_t kValueWidth = 10;
+
 class Block {
  public:
+  // vLLM pads values to 10 columns ("{:<10}"); the seed documents' copies dropped those blanks.
+  explicit Block(bool padValues) : m_padValues(padValues) {}
+
   void line(std::string_view text) {
     m_text += text;
     m_text += '\n';
   }
-  // "{:<40} {}" (labelWidth 41 reproduces the seed documents' latency lines).
+  // "{:<40} {:<10}" (labelWidth 41 reproduces the seed documents' latency lines).
   void row(std::string_view label, std::string_view value, std::size_t labelWidth = kLabelWidth) {
     m_text += label;
     if (label.size() < labelWidth) m_text.append(labelWidth - label.size(), ' ');
     m_text += ' ';
     m_text += value;
+    if (m_padValues && value.size() < kValueWidth) m_text.append(kValueWidth - value.size(), ' ');
     m_text += '\n';
   }
   std::string take() { return std::move(m_text); }
 
  private:
+  bool m_padValues;
   std::string m_text;
 };
 
-void latencySection(Block& block, const RunSummary& summary, LatencyMetric metric, std::string_view name,
-                    std::string_view header) {
+// One latency section in milliseconds. vLLM prints every requested percentile; the seed documents'
+// block leaves out P50, which its Median line already says.
+void latencySection(Block& block, const RunSummary& summary, LatencyMetric metric, bool skipP50) {
+  static constexpr std::string_view kNames[] = {"TTFT", "TPOT", "ITL", "E2EL"};
+  static constexpr std::string_view kHeaders[] = {"Time to First Token",
+                                                  "Time per Output Token (excl. 1st token)",
+                                                  "Inter-token Latency", "End-to-end Latency"};
+  const auto index = static_cast<std::size_t>(metric);
+  const std::string name(kNames[index]);
   const LatencyStats& stats = summary.stats(metric);
-  block.line(centred(header, '-'));
-  const std::string unit = " (ms):";
-  block.row("Mean " + std::string(name) + unit, formatFixed2(stats.meanMs));
-  block.row("Median " + std::string(name) + unit, formatFixed2(stats.medianMs));
+  block.line(centred(kHeaders[index], '-'));
+  block.row("Mean " + name + " (ms):", formatFixed2(stats.meanMs));
+  block.row("Median " + name + " (ms):", formatFixed2(stats.medianMs));
   for (const PercentileValue& p : stats.percentilesMs) {
-    if (p.percentile == 50.0) continue;  // the Median line says it
-    block.row("P" + percentileWord(p.percentile) + " " + std::string(name) + unit, formatFixed2(p.value));
+    if (skipP50 && p.percentile == 50.0) continue;
+    block.row("P" + percentileWord(p.percentile) + " " + name + " (ms):", formatFixed2(p.value));
   }
 }
 
@@ -76,11 +91,19 @@ std::string formatFixed2(double value) {
   return std::string(buffer, result.ptr);
 }
 
+TextBlockStyle parseTextBlockStyle(std::string_view name) {
+  if (name == "vllm") return TextBlockStyle::Vllm;
+  if (name == "gpustack") return TextBlockStyle::GpuStack;
+  throw Error("Unknown result style '" + std::string(name) +
+              "': use vllm (vllm bench serve's block) or gpustack (the seed documents' block).");
+}
+
 std::string formatServingBenchmarkResult(const RunSummary& summary, const TextBlockOptions& options) {
-  Block block;
+  const bool vllm = options.style == TextBlockStyle::Vllm;
+  Block block(vllm);
   block.line(centred(" Serving Benchmark Result ", '='));
   block.row("Successful requests:", std::to_string(summary.completed));
-  if (summary.failed > 0) block.row("Failed requests:", std::to_string(summary.failed));
+  if (vllm || summary.failed > 0) block.row("Failed requests:", std::to_string(summary.failed));
   if (summary.maxConcurrency)
     block.row("Maximum request concurrency:", std::to_string(*summary.maxConcurrency));
   if (options.requestRate && std::isfinite(*options.requestRate)) {
@@ -94,36 +117,36 @@ std::string formatServingBenchmarkResult(const RunSummary& summary, const TextBl
   block.row("Output token throughput (tok/s):", formatFixed2(summary.outputThroughput));
   block.row("Peak output token throughput (tok/s):", formatFixed2(summary.maxOutputTokensPerS));
   block.row("Peak concurrent requests:", formatFixed2(summary.maxConcurrentRequests));
-  block.row("Total Token throughput (tok/s):", formatFixed2(summary.totalTokenThroughput));
-  if (summary.reports(LatencyMetric::E2el)) endToEndSection(block, summary);
-  if (summary.reports(LatencyMetric::Ttft)) {
-    latencySection(block, summary, LatencyMetric::Ttft, "TTFT", "Time to First Token");
-  }
-  if (summary.reports(LatencyMetric::Tpot)) {
-    latencySection(block, summary, LatencyMetric::Tpot, "TPOT", "Time per Output Token (excl. 1st token)");
-  }
-  if (summary.reports(LatencyMetric::Itl)) {
-    latencySection(block, summary, LatencyMetric::Itl, "ITL", "Inter-token Latency");
+  block.row(vllm ? "Total token throughput (tok/s):" : "Total Token throughput (tok/s):",
+            formatFixed2(summary.totalTokenThroughput));
+  if (!vllm && summary.reports(LatencyMetric::E2el)) endToEndSection(block, summary);
+  for (LatencyMetric metric : kAllLatencyMetrics) {
+    if (summary.reports(metric) && (vllm || metric != LatencyMetric::E2el)) {
+      latencySection(block, summary, metric, /*skipP50=*/!vllm);
+    }
   }
   block.line(std::string(kBlockWidth, '='));
+  std::string text = block.take();
 
   if (options.ayarLines) {
-    block.row("Dispatch lag P99 (ms):", formatFixed2(summary.dispatchLagP99Ms));
-    block.row("Synthetic dataset:", options.syntheticDataset ? "yes" : "no");
-    block.row("Output tokens from tokenizer:",
-              summary.outputTokensFromTokenizer
-                  ? "yes (" + std::to_string(summary.outputTokensFromTokenizerRequests) + " requests)"
-                  : "no");
+    Block ayar(/*padValues=*/false);
+    ayar.row("Dispatch lag P99 (ms):", formatFixed2(summary.dispatchLagP99Ms));
+    ayar.row("Synthetic dataset:", options.syntheticDataset ? "yes" : "no");
+    ayar.row("Output tokens from tokenizer:",
+             summary.outputTokensFromTokenizer
+                 ? "yes (" + std::to_string(summary.outputTokensFromTokenizerRequests) + " requests)"
+                 : "no");
     for (const ErrorCount& error : summary.errors) {
       std::string message = error.message;
       for (char& c : message) {
         if (c == '\n' || c == '\r') c = ' ';  // one line per error
       }
-      block.row("Error (" + std::to_string(error.count) + (error.count == 1 ? " request):" : " requests):"),
-                message);
+      ayar.row("Error (" + std::to_string(error.count) + (error.count == 1 ? " request):" : " requests):"),
+               message);
     }
+    text += ayar.take();
   }
-  return block.take();
+  return text;
 }
 
 }  // namespace ayar

@@ -7,6 +7,9 @@
 #include <cmath>
 #include <condition_variable>
 #include <cstdio>
+#include <ctime>
+#include <functional>
+#include <optional>
 #include <thread>
 
 #include "core/engines/engine_catalogue.h"
@@ -39,22 +42,164 @@ nlohmann::json lateDispatchesJson(const LateDispatches& late) {
           {"involuntary_switches", late.involuntarySwitches}};
 }
 
-std::shared_ptr<const Tokenizer> loadRunTokenizer(const RunSpec& spec) {
-  std::filesystem::path path;
-  if (!spec.tokenizer.empty()) {
-    path = spec.tokenizer;
-  } else if (!spec.engine.model.empty() &&
-             std::filesystem::exists(std::filesystem::path(spec.engine.model) / "tokenizer.json")) {
-    path = spec.engine.model;
-  } else {
-    path = defaultTokenizerDir();
-    if (!std::filesystem::exists(path / "tokenizer.json")) {
-      throw Error(
-          "no tokenizer at " + path.string() +
-          ": run scripts/setup.sh to fetch the Qwen3 tokenizer, or pass --tokenizer with a tokenizer.json");
+struct RunTokenizer {
+  std::shared_ptr<const Tokenizer> tokenizer;
+  bool fallback = false;  // the default Qwen3 tokenizer stands in: nobody named one
+};
+
+RunTokenizer loadRunTokenizer(const RunSpec& spec) {
+  if (!spec.tokenizer.empty()) return {Tokenizer::load(spec.tokenizer), false};
+  if (!spec.engine.model.empty() &&
+      std::filesystem::exists(std::filesystem::path(spec.engine.model) / "tokenizer.json")) {
+    return {Tokenizer::load(spec.engine.model), false};
+  }
+  const std::filesystem::path path = defaultTokenizerDir();
+  if (!std::filesystem::exists(path / "tokenizer.json")) {
+    throw Error(
+        "no tokenizer at " + path.string() +
+        ": run scripts/setup.sh to fetch the Qwen3 tokenizer, or pass --tokenizer with a tokenizer.json");
+  }
+  return {Tokenizer::load(path), true};
+}
+
+using StageFunction = std::function<void(const std::string&)>;
+
+// vLLM's sampling parameters: those the profile sets, and temperature 0 (greedy) when it sets none,
+// as vLLM's client sends them.
+nlohmann::json samplingParameters(const ProfileSpec& profile) {
+  nlohmann::json sampling = nlohmann::json::object();
+  if (profile.topP) sampling["top_p"] = *profile.topP;
+  if (profile.topK) sampling["top_k"] = *profile.topK;
+  if (profile.minP) sampling["min_p"] = *profile.minP;
+  sampling["temperature"] = profile.temperature.value_or(0.0);
+  if (profile.frequencyPenalty) sampling["frequency_penalty"] = *profile.frequencyPenalty;
+  if (profile.presencePenalty) sampling["presence_penalty"] = *profile.presencePenalty;
+  if (profile.repetitionPenalty) sampling["repetition_penalty"] = *profile.repetitionPenalty;
+  return sampling;
+}
+
+constexpr auto kTokenizeTimeout = std::chrono::seconds(30);
+
+// The server's /tokenize of `prompt` (vLLM's API); none when the server has no such route.
+std::optional<std::vector<nlohmann::json>> serverTokens(const std::string& baseUrl, const std::string& model,
+                                                        const std::string& prompt,
+                                                        const std::string& apiKey) {
+  const nlohmann::json request = {{"model", model}, {"prompt", prompt}, {"add_special_tokens", false}};
+  const HttpProbe probe = httpPost(baseUrl + "/tokenize", request.dump(), kTokenizeTimeout, apiKey);
+  if (probe.status != 200) return std::nullopt;
+  try {
+    const auto json = nlohmann::json::parse(probe.body);
+    if (!json.contains("tokens") || !json["tokens"].is_array()) return std::nullopt;
+    return json["tokens"].get<std::vector<nlohmann::json>>();
+  } catch (const nlohmann::json::exception&) {
+    return std::nullopt;
+  }
+}
+
+// Without a tokenizer for a remote server, Ayar counts with Qwen3's. vLLM checks its prompts against
+// the server's /tokenize for its random and prefix-repetition sets; Ayar does the same: when the
+// server counts the first prompt otherwise, every prompt the server finds longer is cut to its
+// length and turned back into text with /detokenize. Without /tokenize, the output says how the
+// lengths were counted and how to give the right tokenizer.
+void alignPromptsWithServer(BuiltRequests& built, const std::string& baseUrl, const std::string& model,
+                            const std::string& apiKey, const StageFunction& stage) {
+  if (built.requests.empty()) return;
+  const std::string advice =
+      "give --tokenizer with the served model's tokenizer.json (or its folder) to count them exactly";
+  LoadRequest& first = built.requests.front();
+  const auto firstTokens = serverTokens(baseUrl, model, first.prompt, apiKey);
+  if (!firstTokens) {
+    stage("warning: prompt lengths are counted with the Qwen3 tokenizer and " + baseUrl +
+          " has no /tokenize to check them; if it serves another model family, " + advice);
+    return;
+  }
+  if (firstTokens->size() == static_cast<std::size_t>(first.promptTokens)) {
+    stage("the server's /tokenize counts the prompts as the Qwen3 tokenizer does");
+    return;
+  }
+  const std::string counts = "the server's tokenizer counts " + std::to_string(firstTokens->size()) +
+                             " tokens in the first prompt where the Qwen3 tokenizer counts " +
+                             std::to_string(first.promptTokens);
+  if (built.datasetName != "random" && built.datasetName != "prefix-repetition") {
+    stage("warning: " + counts + "; prompt lengths stay the Qwen3 tokenizer's: " + advice);
+    return;
+  }
+  stage(counts +
+        ": cutting the prompts to their lengths with the server's /tokenize and /detokenize, "
+        "as vLLM does (or " +
+        advice + ")");
+  int cut = 0;
+  for (LoadRequest& request : built.requests) {
+    const auto tokens = serverTokens(baseUrl, model, request.prompt, apiKey);
+    if (!tokens || tokens->size() <= static_cast<std::size_t>(request.promptTokens)) continue;
+    const nlohmann::json kept =
+        std::vector<nlohmann::json>(tokens->begin(), tokens->begin() + request.promptTokens);
+    const HttpProbe probe =
+        httpPost(baseUrl + "/detokenize", nlohmann::json{{"model", model}, {"tokens", kept}}.dump(),
+                 kTokenizeTimeout, apiKey);
+    if (probe.status != 200) continue;
+    try {
+      request.prompt = nlohmann::json::parse(probe.body).at("prompt").get<std::string>();
+      ++cut;
+    } catch (const nlohmann::json::exception&) {
     }
   }
-  return Tokenizer::load(path);
+  stage(std::to_string(cut) + " of " + std::to_string(built.requests.size()) + " prompts were cut to length");
+}
+
+// vLLM's --profile: the server's profiler is switched on before the run and off after it.
+void postProfilerSwitch(const std::string& url, const std::string& apiKey, const StageFunction& stage) {
+  const HttpProbe probe = httpPost(url, "{}", std::chrono::seconds(60), apiKey);
+  if (probe.status == 200) {
+    stage("POST " + url + ": done");
+  } else {
+    stage("warning: POST " + url + " failed (" +
+          (probe.status ? "HTTP " + std::to_string(probe.status) : probe.error) +
+          "); vLLM serves it only when started with a profiler configuration");
+  }
+}
+
+// Python's datetime.isoformat() for a local time: 2026-12-02T10:11:12.123456 (no fraction when it is 0).
+std::string isoLocalTime(std::chrono::system_clock::time_point when) {
+  const auto micros =
+      std::chrono::duration_cast<std::chrono::microseconds>(when.time_since_epoch()).count() % 1000000;
+  const std::time_t t = std::chrono::system_clock::to_time_t(when);
+  std::tm local{};
+  localtime_r(&t, &local);
+  char text[48];
+  std::size_t n = std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &local);
+  if (micros != 0) {
+    n += static_cast<std::size_t>(
+        std::snprintf(text + n, sizeof text - n, ".%06lld", static_cast<long long>(micros)));
+  }
+  return std::string(text, n);
+}
+
+// vLLM's rps_change_events for a ramp-up: the start rate at the start, then each whole rate the ramp
+// passes, stamped when the request that reached it was sent.
+nlohmann::json rpsChangeEvents(const ArrivalSchedule& schedule, std::span<const RequestRecord> records,
+                               std::chrono::system_clock::time_point wallOrigin) {
+  const std::vector<double>& rates = schedule.requestRates();
+  nlohmann::json events = nlohmann::json::array();
+  if (rates.empty()) return events;
+  const auto at = [&](double seconds) {
+    return wallOrigin + std::chrono::duration_cast<std::chrono::system_clock::duration>(
+                            std::chrono::duration<double>(seconds));
+  };
+  std::vector<double> sentAt(schedule.offsetsS());
+  for (const RequestRecord& record : records) {
+    if (record.index >= 0 && static_cast<std::size_t>(record.index) < sentAt.size())
+      sentAt[static_cast<std::size_t>(record.index)] = record.startS;
+  }
+  auto last = static_cast<long long>(rates.front());
+  events.push_back({{"rps", last}, {"timestamp", isoLocalTime(wallOrigin)}});
+  for (std::size_t i = 0; i < rates.size(); ++i) {
+    const auto current = static_cast<long long>(rates[i]);
+    for (long long rps = last + 1; rps <= current; ++rps)
+      events.push_back({{"rps", rps}, {"timestamp", isoLocalTime(at(sentAt[i]))}});
+    last = std::max(last, current);
+  }
+  return events;
 }
 
 // The model id the server lists first (what vLLM's client does when no model is given).
@@ -152,7 +297,8 @@ std::vector<RunOutcome> BenchmarkRun::run() {
                                                            : std::string(defaultEndpointPath(api));
 
   stage("loading the tokenizer");
-  const auto tokenizer = loadRunTokenizer(spec);
+  const RunTokenizer tokenizerSource = loadRunTokenizer(spec);
+  const std::shared_ptr<const Tokenizer>& tokenizer = tokenizerSource.tokenizer;
 
   stage("building the dataset: " + profile.describe());
   BuiltRequests built = buildRequests(profile, tokenizer);
@@ -177,7 +323,16 @@ std::vector<RunOutcome> BenchmarkRun::run() {
   }
   launchOptions.bundledEngine = spec.bundledEngine;
   launchOptions.onLogLine = m_observer.onEngineLog;
-  EngineLauncher launcher(spec.engine, catalogue, launchOptions);
+  // A tokenizer given for a bundled engine is the engine's too, so that both count alike.
+  EngineSpec engineSpec = spec.engine;
+  const bool engineHasTokenizer =
+      std::any_of(engineSpec.flags.begin(), engineSpec.flags.end(),
+                  [](const EngineFlag& flag) { return flag.name == "--tokenizer"; });
+  if (engineSpec.kind == EngineKind::Bundled && !spec.tokenizer.empty() && !engineHasTokenizer) {
+    engineSpec.flags.push_back(
+        EngineFlag::option("--tokenizer", std::filesystem::absolute(spec.tokenizer).string()));
+  }
+  EngineLauncher launcher(engineSpec, catalogue, launchOptions);
   for (const auto& warning : launcher.flagWarnings())
     stage("warning: " + warning.message);
   {
@@ -209,17 +364,30 @@ std::vector<RunOutcome> BenchmarkRun::run() {
   const bool simulated = serverIsSimulated(baseUrl, apiKey);
   if (simulated) stage("the server says its results are SIMULATED (no real model runs)");
 
+  if (tokenizerSource.fallback && spec.engine.kind == EngineKind::Remote) {
+    alignPromptsWithServer(built, baseUrl, requestModel, apiKey, stage);
+  }
+
   LoadRunnerConfig baseConfig;
   baseConfig.baseUrl = baseUrl;
   baseConfig.endpointPath = endpoint;
   baseConfig.body.api = api;
   baseConfig.body.model = requestModel;
-  baseConfig.body.ignoreEos = profile.ignoreEos;
-  baseConfig.body.temperature = profile.temperature;
-  baseConfig.body.extraBody = spec.extraBody;
-  if (profile.topP) baseConfig.body.extraBody["top_p"] = *profile.topP;
-  if (profile.topK) baseConfig.body.extraBody["top_k"] = *profile.topK;
+  baseConfig.body.logprobs = spec.logprobs;
+  baseConfig.body.ignoreEos = profile.ignoreEos || built.forcesIgnoreEos;
+  if (built.forcesIgnoreEos && !profile.ignoreEos) {
+    stage("ignore_eos: true is sent with every request, as vLLM forces it for the random dataset");
+  }
+  baseConfig.body.extraBody = samplingParameters(profile);
+  if (!profile.temperature && !spec.extraBody.contains("temperature")) {
+    stage(
+        "temperature: 0 (greedy) is sent with every request, vLLM's default; give --temperature to change "
+        "it");
+  }
+  for (const auto& [key, value] : spec.extraBody.items())
+    baseConfig.body.extraBody[key] = value;
   baseConfig.apiKey = apiKey;
+  baseConfig.headers = spec.headers;
   baseConfig.maxConcurrency = profile.maxConcurrency.value_or(0);
   baseConfig.requestTimeoutS = spec.requestTimeoutS;
   baseConfig.realtimeClient = spec.realtimeClient;
@@ -227,29 +395,58 @@ std::vector<RunOutcome> BenchmarkRun::run() {
     return static_cast<int>(tokenizer->encode(text).size());
   };
 
-  // One request first, as vLLM's client does: a wrong model, key or endpoint stops here with the
-  // server's own words instead of failing every request, and the first request's one-time costs
-  // (connection, the server's first tokenization) stay out of the measurement.
-  if (!built.requests.empty() && !m_cancelled) {
-    stage("sending one test request");
-    LoadRequest probe = built.requests.front();
-    probe.expectedOutputTokens = 1;  // enough to prove the route; long outputs would only delay the run
-    LoadRunnerConfig probeConfig = baseConfig;
-    probeConfig.maxConcurrency = 0;
-    probeConfig.requestTimeoutS = std::min(spec.requestTimeoutS, 600.0);
-    const auto probeRecords = runLoad(probeConfig, {probe}, ArrivalSchedule::throughput(1));
-    if (probeRecords.empty() || !probeRecords.front().success) {
-      const std::string reason = probeRecords.empty() ? "no answer" : probeRecords.front().error;
-      throw Error("the test request to " + baseUrl + endpoint + " failed: " + reason +
-                  ". Check --model, --api-key, --backend and --endpoint against what the server serves");
+  // vLLM's ready check: the test request again every 5 s until it succeeds or the time is up.
+  const auto sendTestRequest = [&](const LoadRequest& first) {
+    LoadRunnerConfig config = baseConfig;
+    config.maxConcurrency = 0;
+    config.requestTimeoutS = std::min(spec.requestTimeoutS, 600.0);
+    const auto deadline = std::chrono::steady_clock::now() +
+                          std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                              std::chrono::duration<double>(spec.readyCheckTimeoutS.value_or(0.0)));
+    for (;;) {
+      const auto records = runLoad(config, {first}, ArrivalSchedule::throughput(1));
+      if (!records.empty() && records.front().success) return;
+      const std::string reason = records.empty() ? "no answer" : records.front().error;
+      const auto retryAt = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+      if (m_cancelled || !spec.readyCheckTimeoutS || retryAt >= deadline) {
+        throw Error("the test request to " + baseUrl + endpoint + " failed: " + reason +
+                    ". Check --model, --api-key, --backend and --endpoint against what the server serves");
+      }
+      stage("the endpoint is not ready (" + reason + "); trying again in 5 s");
+      while (std::chrono::steady_clock::now() < retryAt && !m_cancelled)
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));  // a retry interval, polled for cancel
     }
+  };
+
+  // The first request first, as vLLM's client sends it: a wrong model, key or endpoint stops here
+  // with the server's own words instead of failing every request, and its one-time costs
+  // (connection, the server's first tokenization) stay out of the measurement.
+  if (!built.requests.empty() && !m_cancelled && spec.readyCheckTimeoutS.value_or(1.0) > 0) {
+    stage("sending one test request");
+    sendTestRequest(built.requests.front());
   }
+  if (spec.numWarmups > 0 && !built.requests.empty() && !m_cancelled) {
+    stage("warming up with " + std::to_string(spec.numWarmups) + " copies of the test request");
+    runLoad(baseConfig,
+            std::vector<LoadRequest>(static_cast<std::size_t>(spec.numWarmups), built.requests.front()),
+            ArrivalSchedule::throughput(static_cast<std::size_t>(spec.numWarmups)));
+  }
+  baseConfig.requestIdPrefix = spec.requestIdPrefix;
+  if (spec.serverProfiler) postProfilerSwitch(baseUrl + "/start_profile", apiKey, stage);
 
   // What to run: one load test, or a sweep's several.
   const std::size_t count = built.requests.size();
   std::vector<LoadPlan> plans;
   switch (profile.loadMode) {
     case LoadMode::Rate:
+      if (!profile.rampUpStrategy.empty()) {
+        plans.push_back({profile.rampUpStrategy + " ramp-up " + std::to_string(profile.rampUpStartRps) +
+                             " to " + std::to_string(profile.rampUpEndRps) + " req/s",
+                         ArrivalSchedule::rampUp(count, profile.rampUpStrategy, profile.rampUpStartRps,
+                                                 profile.rampUpEndRps, profile.burstiness, profile.seed),
+                         ProfileSpec::kInfinity});
+        break;
+      }
       plans.push_back({std::isinf(profile.requestRate) ? std::string("all at once")
                                                        : "rate " + formatRate(profile.requestRate) + " req/s",
                        ArrivalSchedule::atRate(count, profile.requestRate, profile.burstiness, profile.seed),
@@ -283,7 +480,7 @@ std::vector<RunOutcome> BenchmarkRun::run() {
     info.tokenizer = tokenizer->sourcePath().string();
     info.dataset = built.datasetName;
     info.profile = profile;
-    info.engine = spec.engine;
+    info.engine = engineSpec;
     info.engine["command"] = launcher.displayCommand();
     info.engine["simulated"] = simulated;
     if (!launcher.logPath().empty()) info.engine["log"] = launcher.logPath().string();
@@ -310,6 +507,9 @@ std::vector<RunOutcome> BenchmarkRun::run() {
 
     LoadRunner runner(config);
     runner.start(built.requests, plan.schedule);
+    const auto wallOrigin =
+        std::chrono::system_clock::now() - std::chrono::duration_cast<std::chrono::system_clock::duration>(
+                                               std::chrono::steady_clock::now() - runner.origin());
     if (spec.realtimeClient && !runner.realtimeGranted()) {
       stage(
           "warning: the client thread could not get real-time priority (it needs root or CAP_SYS_NICE); "
@@ -395,6 +595,7 @@ std::vector<RunOutcome> BenchmarkRun::run() {
 
     SummaryOptions summaryOptions = spec.summary;
     summaryOptions.maxConcurrency = profile.maxConcurrency;
+    if (!loadError) summaryOptions.durationS = runner.durationS();
     if (plan.schedule.mode() == ArrivalSchedule::Mode::ClosedLoop) {
       summaryOptions.maxConcurrency = plan.schedule.closedLoopStreams();
     }
@@ -410,6 +611,12 @@ std::vector<RunOutcome> BenchmarkRun::run() {
     setup.burstiness = profile.burstiness;
     setup.maxConcurrency = summaryOptions.maxConcurrency;
     setup.metadata = spec.metadata;
+    if (!profile.rampUpStrategy.empty() && profile.loadMode == LoadMode::Rate) {
+      setup.rampUpStrategy = profile.rampUpStrategy;
+      setup.rampUpStartRps = profile.rampUpStartRps;
+      setup.rampUpEndRps = profile.rampUpEndRps;
+      setup.rpsChangeEvents = rpsChangeEvents(plan.schedule, outcome.records, wallOrigin);
+    }
 
     std::size_t chunks = 0;
     for (const auto& record : outcome.records)
@@ -459,6 +666,7 @@ std::vector<RunOutcome> BenchmarkRun::run() {
     }
   }
 
+  if (spec.serverProfiler) postProfilerSwitch(baseUrl + "/stop_profile", apiKey, stage);
   if (spec.engine.kind != EngineKind::Remote) stage("stopping the engine");
   launcher.stop();
   return outcomes;

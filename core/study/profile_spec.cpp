@@ -108,6 +108,10 @@ std::string ProfileSpec::describe() const {
   out << " x" << numPrompts << ", ";
   switch (loadMode) {
     case LoadMode::Rate:
+      if (!rampUpStrategy.empty()) {
+        out << rampUpStrategy << " ramp-up " << rampUpStartRps << " to " << rampUpEndRps << " req/s";
+        break;
+      }
       out << "rate " << formatNumber(requestRate);
       if (!std::isinf(requestRate)) out << " req/s, burstiness " << formatNumber(burstiness);
       break;
@@ -144,6 +148,22 @@ void ProfileSpec::validate() const {
           "at least 1");
   require(!temperature || *temperature >= 0.0, "--temperature must not be negative");
   require(!topP || (*topP > 0.0 && *topP <= 1.0), "--top-p must be in (0, 1]");
+  require(!minP || (*minP >= 0.0 && *minP <= 1.0), "--min-p must be in [0, 1]");
+  require(!repetitionPenalty || *repetitionPenalty > 0.0, "--repetition-penalty must be above 0");
+  require(rampUpStrategy.empty() || rampUpStrategy == "linear" || rampUpStrategy == "exponential",
+          "unknown --ramp-up-strategy \"" + rampUpStrategy + "\": use linear or exponential");
+  if (!rampUpStrategy.empty()) {
+    require(std::isinf(requestRate),
+            "--ramp-up-strategy sets the rate itself: leave --request-rate out (vLLM refuses both together)");
+    require(rampUpStartRps >= 0 && rampUpEndRps >= 0,
+            "--ramp-up-start-rps and --ramp-up-end-rps must not be negative");
+    require(rampUpStartRps <= rampUpEndRps, "--ramp-up-start-rps must not be above --ramp-up-end-rps");
+    require(
+        rampUpStartRps > 0,
+        "--ramp-up-start-rps must be at least 1: the first request would be sent at a rate of 0 (give both "
+        "--ramp-up-start-rps and --ramp-up-end-rps)");
+    require(loadMode == LoadMode::Rate, "--ramp-up-strategy works with --load-mode rate only");
+  }
   require(requestRate > 0.0, "--request-rate must be positive (or inf)");
   require(burstiness > 0.0, "--burstiness must be positive (1 is Poisson, inf is constant)");
   require(!maxConcurrency || *maxConcurrency > 0, "--max-concurrency must be at least 1");
@@ -176,9 +196,18 @@ void to_json(nlohmann::json& json, const ProfileSpec& p) {
   if (p.temperature) json["temperature"] = *p.temperature;
   if (p.topP) json["top_p"] = *p.topP;
   if (p.topK) json["top_k"] = *p.topK;
+  if (p.minP) json["min_p"] = *p.minP;
+  if (p.frequencyPenalty) json["frequency_penalty"] = *p.frequencyPenalty;
+  if (p.presencePenalty) json["presence_penalty"] = *p.presencePenalty;
+  if (p.repetitionPenalty) json["repetition_penalty"] = *p.repetitionPenalty;
   json["load_mode"] = std::string(toString(p.loadMode));
   json["request_rate"] = rateToJson(p.requestRate);
   json["burstiness"] = rateToJson(p.burstiness);
+  if (!p.rampUpStrategy.empty()) {
+    json["ramp_up_strategy"] = p.rampUpStrategy;
+    json["ramp_up_start_rps"] = p.rampUpStartRps;
+    json["ramp_up_end_rps"] = p.rampUpEndRps;
+  }
   if (p.maxConcurrency) json["max_concurrency"] = *p.maxConcurrency;
   json["concurrency"] = p.concurrency;
   json["sweep_points"] = p.sweepPoints;
@@ -230,6 +259,20 @@ void from_json(const nlohmann::json& json, ProfileSpec& p) {
       readOptional(value, "top_p", p.topP);
     else if (key == "top_k")
       readOptional(value, "top_k", p.topK);
+    else if (key == "min_p")
+      readOptional(value, "min_p", p.minP);
+    else if (key == "frequency_penalty")
+      readOptional(value, "frequency_penalty", p.frequencyPenalty);
+    else if (key == "presence_penalty")
+      readOptional(value, "presence_penalty", p.presencePenalty);
+    else if (key == "repetition_penalty")
+      readOptional(value, "repetition_penalty", p.repetitionPenalty);
+    else if (key == "ramp_up_strategy")
+      read(value, "ramp_up_strategy", p.rampUpStrategy);
+    else if (key == "ramp_up_start_rps")
+      read(value, "ramp_up_start_rps", p.rampUpStartRps);
+    else if (key == "ramp_up_end_rps")
+      read(value, "ramp_up_end_rps", p.rampUpEndRps);
     else if (key == "load_mode") {
       std::string mode;
       read(value, "load_mode", mode);

@@ -49,14 +49,25 @@ struct ProfileSpec {
   int prefixRepetitionNumPrefixes = 10;
   int prefixRepetitionOutputLen = 128;
   bool ignoreEos = false;
+  // vLLM's sampling parameters, sent only when set; without a temperature, vLLM's client (and so
+  // Ayar) sends temperature 0, greedy decoding.
   std::optional<double> temperature;
   std::optional<double> topP;
   std::optional<int> topK;
+  std::optional<double> minP;
+  std::optional<double> frequencyPenalty;
+  std::optional<double> presencePenalty;
+  std::optional<double> repetitionPenalty;
 
   // When to send.
   LoadMode loadMode = LoadMode::Rate;
   double requestRate = kInfinity;
   double burstiness = 1.0;
+  // vLLM's --ramp-up-strategy linear|exponential from rampUpStartRps to rampUpEndRps (requestRate
+  // then stays inf); empty: a steady rate.
+  std::string rampUpStrategy;
+  int rampUpStartRps = 0;
+  int rampUpEndRps = 0;
   std::optional<int> maxConcurrency;
   int concurrency = 1;  // streams for LoadMode::Concurrent
   int sweepPoints = 5;  // rates between synchronous and throughput for LoadMode::Sweep

@@ -10,7 +10,7 @@
 namespace ayar {
 namespace {
 
-std::vector<LoadRequest> toLoadRequests(std::vector<SampleRequest>&& samples, bool generated) {
+std::vector<LoadRequest> toLoadRequests(std::vector<SampleRequest>&& samples) {
   std::vector<LoadRequest> out;
   out.reserve(samples.size());
   for (auto& sample : samples) {
@@ -18,7 +18,6 @@ std::vector<LoadRequest> toLoadRequests(std::vector<SampleRequest>&& samples, bo
     request.prompt = std::move(sample.prompt);
     request.promptTokens = sample.promptTokens;
     request.expectedOutputTokens = sample.expectedOutputTokens;
-    if (generated) request.extraBody = {{"ignore_eos", true}};
     out.push_back(std::move(request));
   }
   return out;
@@ -37,27 +36,10 @@ BuiltRequests buildRequests(const ProfileSpec& profile, std::shared_ptr<const To
     options.numPrompts = profile.numPrompts;
     options.seed = profile.seed;
     options.outputLen = profile.sharegptOutputLen;
-    built.requests = toLoadRequests(loadShareGpt(*tokenizer, options), /*generated=*/false);
+    built.requests = toLoadRequests(loadShareGpt(*tokenizer, options));
     return built;
   }
 
-  const PromptVocabulary vocabulary(tokenizer);
-  if (name == "sharegpt" || name == "synthetic-sharegpt") {
-    SyntheticShareGptOptions options;
-    options.numPrompts = profile.numPrompts;
-    options.seed = profile.seed;
-    options.outputLen = profile.sharegptOutputLen;
-    built.requests =
-        toLoadRequests(generateSyntheticShareGptDataset(vocabulary, options), /*generated=*/true);
-    built.datasetName = "synthetic-sharegpt";
-    built.synthetic = true;
-    built.note =
-        name == "sharegpt"
-            ? "no ShareGPT file given (--dataset-path): using the synthetic ShareGPT-like set "
-              "(~217 input and ~202 output tokens per request on average)"
-            : "synthetic ShareGPT-like set (~217 input and ~202 output tokens per request on average)";
-    return built;
-  }
   if (name == "random") {
     RandomDatasetOptions options;
     options.numPrompts = profile.numPrompts;
@@ -66,7 +48,24 @@ BuiltRequests buildRequests(const ProfileSpec& profile, std::shared_ptr<const To
     options.rangeRatio = profile.randomRangeRatio;
     options.prefixLen = profile.randomPrefixLen;
     options.seed = profile.seed;
-    built.requests = toLoadRequests(generateRandomDataset(vocabulary, options), /*generated=*/true);
+    built.requests = toLoadRequests(generateRandomDataset(*tokenizer, options));
+    built.forcesIgnoreEos = true;
+    return built;
+  }
+  const PromptVocabulary vocabulary(tokenizer);
+  if (name == "sharegpt" || name == "synthetic-sharegpt") {
+    SyntheticShareGptOptions options;
+    options.numPrompts = profile.numPrompts;
+    options.seed = profile.seed;
+    options.outputLen = profile.sharegptOutputLen;
+    built.requests = toLoadRequests(generateSyntheticShareGptDataset(vocabulary, options));
+    built.datasetName = "synthetic-sharegpt";
+    built.synthetic = true;
+    built.note =
+        name == "sharegpt"
+            ? "no ShareGPT file given (--dataset-path): using the synthetic ShareGPT-like set "
+              "(~217 input and ~202 output tokens per request on average)"
+            : "synthetic ShareGPT-like set (~217 input and ~202 output tokens per request on average)";
     return built;
   }
   if (name == "prefix-repetition") {
@@ -77,7 +76,7 @@ BuiltRequests buildRequests(const ProfileSpec& profile, std::shared_ptr<const To
     options.numPrefixes = profile.prefixRepetitionNumPrefixes;
     options.outputLen = profile.prefixRepetitionOutputLen;
     options.seed = profile.seed;
-    built.requests = toLoadRequests(generatePrefixRepetitionDataset(vocabulary, options), /*generated=*/true);
+    built.requests = toLoadRequests(generatePrefixRepetitionDataset(vocabulary, options));
     return built;
   }
   throw Error("unknown dataset \"" + name +

@@ -16,12 +16,13 @@ struct BuiltRequests {
   std::string datasetName;  // what was really used: "synthetic-sharegpt" when ShareGPT fell back
   bool synthetic = false;   // the ShareGPT-like set stood in for a missing ShareGPT file
   std::string note;         // a line for the output and the result ("" when there is nothing to say)
+  // vLLM sends ignore_eos with every request of its random dataset (on the OpenAI-compatible
+  // backends, the only ones Ayar speaks), so that outputs run to the drawn length.
+  bool forcesIgnoreEos = false;
 };
 
 // Builds the profile's dataset with its seed. A ShareGPT profile without --dataset-path uses the
-// synthetic ShareGPT-like set and says so. Generated prompts (random, prefix-repetition, synthetic)
-// ask for ignore_eos so that outputs run to the drawn length, as METRICS.md specifies. Throws ayar::Error for
-// a dataset that cannot be built.
+// synthetic ShareGPT-like set and says so. Throws ayar::Error for a dataset that cannot be built.
 BuiltRequests buildRequests(const ProfileSpec& profile, std::shared_ptr<const Tokenizer> tokenizer);
 
 }  // namespace ayar

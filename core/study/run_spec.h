@@ -23,7 +23,8 @@ struct RunSpec {
   std::string endpoint;            // the API path; empty: the backend's default
   // The model name sent in requests (vLLM's --served-model-name, else --model). Empty: the engine's.
   std::string requestModel;
-  // A tokenizer.json file or a folder holding one. Empty: the model folder's, else the default Qwen3.
+  // A tokenizer.json file or a folder holding one. Empty: the model folder's, else the default Qwen3
+  // (checked against a remote server's /tokenize when it has one).
   std::string tokenizer;
   ProfileSpec profile;
   SummaryOptions summary;
@@ -32,6 +33,18 @@ struct RunSpec {
   std::string label;
   std::vector<std::pair<std::string, std::string>> metadata;  // --metadata KEY=VALUE
   double requestTimeoutS = 6 * 3600.0;
+  // vLLM's --header KEY=VALUE entries, sent with every request. Not stored: they may hold secrets.
+  std::vector<std::pair<std::string, std::string>> headers;
+  // vLLM's --request-id-prefix: request i carries "x-request-id: <prefix><i>"; empty: no such header.
+  std::string requestIdPrefix;
+  std::optional<int> logprobs;  // vLLM's --logprobs (completions)
+  // vLLM's --num-warmups: copies of the test request sent (under the concurrency cap) before the run.
+  int numWarmups = 0;
+  // vLLM's --ready-check-timeout-sec: the test request is retried every 5 s for this long; 0 skips it.
+  // Unset: one try.
+  std::optional<double> readyCheckTimeoutS;
+  // vLLM's --profile: POST /start_profile before the run and /stop_profile after it.
+  bool serverProfiler = false;
   // Ask for real-time priority for the client thread (LoadRunnerConfig::realtimeClient).
   bool realtimeClient = false;
   // The results store; empty: do not store.

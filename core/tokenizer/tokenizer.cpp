@@ -128,6 +128,7 @@ struct Tokenizer::Impl {
   TokenIndex idOfBytes;                 // only for ignore_merges: a whole word found in the vocabulary
   std::vector<AddedToken> addedTokens;  // longest first, so the first match at a position is the longest
   std::array<bool, 256> addedTokenStartsWith{};
+  std::size_t modelVocabSize = 0;  // entries of the model's "vocab"
   bool normalizeNfc = false;
   bool addPrefixSpace = false;
   bool ignoreMerges = false;
@@ -277,6 +278,7 @@ void readModel(const std::filesystem::path& file, TokenizerFile& contents, Token
   impl.ignoreMerges = flag(model, "ignore_merges");
 
   if (!contents.hasVocab) fail(file, "model has no \"vocab\" object");
+  impl.modelVocabSize = contents.vocab.size();
   impl.idOfToken.reserve(contents.vocab.size() + 64, contents.text.size() / 6);
   impl.tokens.reserve(contents.vocab.size() + 64);
   impl.tokenBytes.reserve(contents.text.size() / 8);
@@ -532,6 +534,10 @@ std::optional<TokenId> Tokenizer::tokenToId(std::string_view token) const {
 
 std::size_t Tokenizer::vocabSize() const {
   return m_impl->tokens.size();
+}
+
+std::size_t Tokenizer::modelVocabSize() const {
+  return m_impl->modelVocabSize;
 }
 
 bool Tokenizer::isSpecial(TokenId id) const {

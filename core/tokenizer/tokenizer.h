@@ -43,6 +43,9 @@ class Tokenizer {
   std::optional<TokenId> tokenToId(std::string_view token) const;
   // One past the largest id (vocabulary plus added tokens).
   std::size_t vocabSize() const;
+  // The model's vocabulary without added tokens: transformers' tokenizer.vocab_size, which vLLM's
+  // random dataset draws its token ids below.
+  std::size_t modelVocabSize() const;
   bool isSpecial(TokenId id) const;
   bool isAddedToken(TokenId id) const;
   // From tokenizer_config.json's eos_token when present, else none.

@@ -5,9 +5,11 @@
 
 namespace ayar::test {
 
-CliProcess::CliProcess(const std::vector<std::string>& args, const std::filesystem::path& logPath)
+CliProcess::CliProcess(const std::vector<std::string>& args, const std::filesystem::path& logPath,
+                       const std::filesystem::path& workingDirectory)
     : m_logPath(logPath) {
   ProcessOptions options;
+  options.workingDirectory = workingDirectory;
   options.args = {AYAR_CLI_BIN};
   options.args.insert(options.args.end(), args.begin(), args.end());
   options.logPath = logPath;
@@ -37,8 +39,8 @@ std::string CliProcess::output() const {
 }
 
 CliResult runCli(const std::vector<std::string>& args, const std::filesystem::path& logPath,
-                 std::chrono::seconds timeout) {
-  CliProcess cli(args, logPath);
+                 std::chrono::seconds timeout, const std::filesystem::path& workingDirectory) {
+  CliProcess cli(args, logPath, workingDirectory);
   CliResult result;
   result.exitCode = cli.wait(timeout);
   result.output = cli.output();

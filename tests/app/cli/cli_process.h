@@ -13,7 +13,9 @@ namespace ayar::test {
 // ayar-cli as a child process, its output (stdout and stderr together) in a log file.
 class CliProcess {
  public:
-  CliProcess(const std::vector<std::string>& args, const std::filesystem::path& logPath);
+  // Runs in `workingDirectory` when given, else in the test's.
+  CliProcess(const std::vector<std::string>& args, const std::filesystem::path& logPath,
+             const std::filesystem::path& workingDirectory = {});
   // Waits for the exit (failing the test after `timeout`) and returns the exit code (128+N for signal N).
   int wait(std::chrono::seconds timeout = std::chrono::seconds(120));
   void signal(int signalNumber);
@@ -32,6 +34,7 @@ struct CliResult {
 
 // Runs ayar-cli to its end.
 CliResult runCli(const std::vector<std::string>& args, const std::filesystem::path& logPath,
-                 std::chrono::seconds timeout = std::chrono::seconds(120));
+                 std::chrono::seconds timeout = std::chrono::seconds(120),
+                 const std::filesystem::path& workingDirectory = {});
 
 }  // namespace ayar::test

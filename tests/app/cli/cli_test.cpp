@@ -270,7 +270,10 @@ TEST(AyarCli, BadInputGetsAMessageThatNamesItAndSaysWhatToDo) {
     EXPECT_EQ(result.exitCode, code) << result.output;
     EXPECT_TRUE(contains(result.output, message)) << "expected \"" << message << "\" in:\n" << result.output;
   };
-  expectError({"bench", "--profile", "nope", "--store", store}, 1, "no profile named \"nope\"");
+  expectError({"bench", "--load-profile", "nope", "--store", store}, 1, "no profile named \"nope\"");
+  expectError({"bench", "--profile", "cpu-quick", "--store", store}, 1, "--load-profile cpu-quick");
+  expectError({"bench", "--use-beam-search", "--store", store}, 1, "--use-beam-search is not supported");
+  expectError({"bench", "--ramp-up-strategy", "linear", "--store", store}, 1, "--ramp-up-start-rps");
   expectError({"bench", "--base-url", "http://127.0.0.1:1", "--model", "m", "--store", store}, 1,
               "127.0.0.1:1");
   expectError({"bench", "--base-url", "http://127.0.0.1:1", "--extra-body", "{oops", "--store", store}, 1,
@@ -308,11 +311,27 @@ TEST(AyarCli, ServerErrorsStopTheRunAtTheTestRequestWithTheServersWords) {
 TEST(AyarCli, PartialFailuresAreCountedAndTheFirstErrorsShown) {
   test::TempDir dir;
   test::SseTestServer server;
-  const auto result =
-      runCli({"bench", "--base-url", server.baseUrl(), "--model", "m", "--no-store", "--dataset-name",
-              "random", "--num-prompts", "30", "--random-input-len", "8", "--random-output-len", "4",
-              "--random-range-ratio", "0.5", "--extra-body", R"({"ayar_test": {"drop_after_chunks": 3}})"},
-             dir / "partial.log");
+  const auto result = runCli({"bench",
+                              "--base-url",
+                              server.baseUrl(),
+                              "--model",
+                              "m",
+                              "--no-store",
+                              "--dataset-name",
+                              "random",
+                              "--num-prompts",
+                              "30",
+                              "--random-input-len",
+                              "8",
+                              "--random-output-len",
+                              "4",
+                              "--random-range-ratio",
+                              "0.5",
+                              "--ready-check-timeout-sec",
+                              "0",
+                              "--extra-body",
+                              R"({"ayar_test": {"drop_after_chunks": 3}})"},
+                             dir / "partial.log");
   EXPECT_EQ(result.exitCode, 0) << result.output;
   EXPECT_TRUE(contains(result.output, "Failed requests:")) << result.output;
   EXPECT_TRUE(contains(result.output, "requests failed; the first errors")) << result.output;

@@ -59,7 +59,7 @@ TEST_F(RandomDataset, PromptsHaveExactlyTheAskedLengths) {
     options.inputLen = length;
     options.outputLen = 7;
     options.seed = static_cast<std::uint64_t>(length);
-    for (const SampleRequest& request : generateRandomDataset(vocabulary(), options)) {
+    for (const SampleRequest& request : generateRandomDataset(tokenizer(), options)) {
       EXPECT_EQ(request.promptTokens, length);
       EXPECT_EQ(request.expectedOutputTokens, 7);
       expectExactTokens(request);
@@ -73,7 +73,7 @@ TEST_F(RandomDataset, WideRangeStaysExactForEveryDrawnLength) {
   options.inputLen = 2048;
   options.rangeRatio = 0.99;  // lengths from 20 to 4076
   options.seed = 11;
-  for (const SampleRequest& request : generateRandomDataset(vocabulary(), options))
+  for (const SampleRequest& request : generateRandomDataset(tokenizer(), options))
     expectExactTokens(request);
 }
 
@@ -83,7 +83,7 @@ TEST_F(RandomDataset, LengthsAreUniformOverVllmsBounds) {
   options.inputLen = 100;
   options.outputLen = 10;
   options.rangeRatio = 0.25;
-  const auto requests = generateRandomDataset(vocabulary(), options);
+  const auto requests = generateRandomDataset(tokenizer(), options);
   std::set<int> inputs, outputs;
   for (const SampleRequest& r : requests) {
     inputs.insert(r.promptTokens);
@@ -104,7 +104,7 @@ TEST_F(RandomDataset, CommonPrefixIsSharedByEveryRequest) {
   options.numPrompts = 20;
   options.inputLen = 30;
   options.prefixLen = 50;
-  const auto requests = generateRandomDataset(vocabulary(), options);
+  const auto requests = generateRandomDataset(tokenizer(), options);
   const std::vector<TokenId> prefix(requests[0].promptTokenIds.begin(),
                                     requests[0].promptTokenIds.begin() + 50);
   for (const SampleRequest& r : requests) {
@@ -120,10 +120,10 @@ TEST_F(RandomDataset, SameSeedSameRequestsDifferentSeedsDiffer) {
   options.numPrompts = 10;
   options.inputLen = 64;
   options.rangeRatio = 0.5;
-  const auto a = generateRandomDataset(vocabulary(), options);
-  const auto b = generateRandomDataset(vocabulary(), options);
+  const auto a = generateRandomDataset(tokenizer(), options);
+  const auto b = generateRandomDataset(tokenizer(), options);
   options.seed = 1;
-  const auto c = generateRandomDataset(vocabulary(), options);
+  const auto c = generateRandomDataset(tokenizer(), options);
   for (std::size_t i = 0; i < a.size(); ++i) {
     EXPECT_EQ(a[i].prompt, b[i].prompt);
     EXPECT_EQ(a[i].expectedOutputTokens, b[i].expectedOutputTokens);
@@ -134,14 +134,14 @@ TEST_F(RandomDataset, SameSeedSameRequestsDifferentSeedsDiffer) {
 TEST_F(RandomDataset, RejectsWhatVllmRejects) {
   RandomDatasetOptions options;
   options.rangeRatio = 1.0;
-  EXPECT_THROW(generateRandomDataset(vocabulary(), options), Error);
+  EXPECT_THROW(generateRandomDataset(tokenizer(), options), Error);
   options.rangeRatio = 0.0;
   options.inputLen = 0;
-  EXPECT_THROW(generateRandomDataset(vocabulary(), options), Error);
+  EXPECT_THROW(generateRandomDataset(tokenizer(), options), Error);
   options.prefixLen = 4;  // a prefix alone is a valid prompt
-  EXPECT_EQ(generateRandomDataset(vocabulary(), options)[0].promptTokens, 4);
+  EXPECT_EQ(generateRandomDataset(tokenizer(), options)[0].promptTokens, 4);
   options.numPrompts = 0;
-  EXPECT_THROW(generateRandomDataset(vocabulary(), options), Error);
+  EXPECT_THROW(generateRandomDataset(tokenizer(), options), Error);
 }
 
 TEST_F(SyntheticShareGpt, ThousandRequestsMatchThePublishedTotals) {

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <numeric>
 #include <vector>
 
@@ -53,10 +55,55 @@ TEST(ArrivalSchedule, FinalRescalePutsTheLastArrivalAtCountOverRate) {
   for (std::uint64_t seed : {1u, 2u, 3u}) {
     const auto schedule = ArrivalSchedule::atRate(1000, 8.0, 0.7, seed);
     ASSERT_EQ(schedule.size(), 1000u);
-    EXPECT_EQ(schedule.offsetsS().back(), 1000.0 / 8.0);
+    // vLLM multiplies every offset by (count / rate) / last; the last lands there to the rounding.
+    EXPECT_NEAR(schedule.offsetsS().back(), 1000.0 / 8.0, 1e-12);
     EXPECT_TRUE(std::is_sorted(schedule.offsetsS().begin(), schedule.offsetsS().end()));
     EXPECT_GT(schedule.offsetsS().front(), 0.0);  // vLLM waits one gap before the first request too
   }
+}
+
+const nlohmann::json& vllmReference() {
+  static const nlohmann::json json = [] {
+    std::ifstream in(std::string(AYAR_VLLM_REFERENCE_DIR) + "/reference_draws.json");
+    return nlohmann::json::parse(in);
+  }();
+  return json;
+}
+
+double rateOf(const nlohmann::json& value) {
+  return value.is_string() ? ArrivalSchedule::kInfinity : value.get<double>();
+}
+
+// The arrival times `vllm bench serve` computes for the same flags and --seed, to the last bit
+// (tests/vllm/make_reference_draws.py draws them with numpy): Poisson, bursty and smooth gamma
+// gaps, a constant rate, all at once, and both ramp-ups.
+TEST(ArrivalSchedule, SameSeedGivesVllmsArrivalTimes) {
+  for (const auto& c : vllmReference()["arrivals"]) {
+    SCOPED_TRACE(c.dump().substr(0, 200));
+    const auto count = c["count"].get<std::size_t>();
+    const auto seed = c["seed"].get<std::uint64_t>();
+    const double burstiness = rateOf(c["burstiness"]);
+    const ArrivalSchedule schedule =
+        c["ramp_up_strategy"].is_null()
+            ? ArrivalSchedule::atRate(count, rateOf(c["request_rate"]), burstiness, seed)
+            : ArrivalSchedule::rampUp(count, c["ramp_up_strategy"].get<std::string>(),
+                                      c["ramp_up_start_rps"].get<double>(),
+                                      c["ramp_up_end_rps"].get<double>(), burstiness, seed);
+    EXPECT_EQ(schedule.offsetsS(), c["delays"].get<std::vector<double>>());
+    if (!c["ramp_up_strategy"].is_null()) {
+      EXPECT_EQ(schedule.requestRates(), c["rates"].get<std::vector<double>>());
+    }
+  }
+}
+
+TEST(ArrivalSchedule, RampUpRefusesWhatVllmRefusesAndAStartOfZero) {
+  EXPECT_THROW(ArrivalSchedule::rampUp(10, "sideways", 1, 5, 1.0, 0), Error);
+  EXPECT_THROW(ArrivalSchedule::rampUp(10, "linear", 6, 5, 1.0, 0), Error);
+  EXPECT_THROW(ArrivalSchedule::rampUp(10, "linear", -1, 5, 1.0, 0), Error);
+  EXPECT_THROW(ArrivalSchedule::rampUp(10, "exponential", 0, 5, 1.0, 0), Error);
+  EXPECT_THROW(ArrivalSchedule::rampUp(10, "linear", 0, 5, 1.0, 0), Error);  // vLLM's assert fails later
+  EXPECT_THROW(ArrivalSchedule::atRate(10, 2.0, 1.0, 1ull << 32), Error);    // numpy's seed limit
+  EXPECT_NO_THROW(ArrivalSchedule::atRate(10, 2.0, 1.0, 0xFFFFFFFFull));
 }
 
 TEST(ArrivalSchedule, ConstantRateIsExactlySpaced) {

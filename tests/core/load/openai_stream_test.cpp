@@ -206,30 +206,28 @@ TEST(RequestBody, CompletionsBodyHasTheVllmFields) {
   RequestBodyOptions options;
   options.model = "qwen3-0.6b";
   options.ignoreEos = true;
-  options.temperature = 0.0;
-  options.extraBody = {{"top_k", 5}, {"max_tokens", 7}};
+  options.extraBody = {{"temperature", 0.0}, {"top_k", 5}, {"max_tokens", 7}};
   const auto body = nlohmann::json::parse(buildRequestBody(options, "Hello \xff", 32));
-  EXPECT_EQ(body["model"], "qwen3-0.6b");
-  EXPECT_EQ(body["prompt"], "Hello \xEF\xBF\xBD");
-  EXPECT_EQ(body["max_tokens"], 7);  // the extra body wins
-  EXPECT_EQ(body["stream"], true);
-  EXPECT_EQ(body["stream_options"]["include_usage"], true);
-  EXPECT_EQ(body["ignore_eos"], true);
-  EXPECT_EQ(body["temperature"], 0.0);
-  EXPECT_EQ(body["top_k"], 5);
+  EXPECT_EQ(body, nlohmann::json::parse(R"({"model": "qwen3-0.6b", "prompt": "Hello \ufffd",
+      "repetition_penalty": 1.0, "max_tokens": 7, "logprobs": null, "stream": true,
+      "stream_options": {"include_usage": true}, "ignore_eos": true, "temperature": 0.0, "top_k": 5})"));
+  options.logprobs = 2;
+  EXPECT_EQ(nlohmann::json::parse(buildRequestBody(options, "p", 3))["logprobs"], 2);
 }
 
-TEST(RequestBody, ChatBodyPutsThePromptInAUserMessage) {
+TEST(RequestBody, ChatBodyPutsThePromptInAUserMessagesTextPart) {
   RequestBodyOptions options;
   options.api = parseBackendName("openai-chat");
   options.model = "m";
   const auto body =
       nlohmann::json::parse(buildRequestBody(options, "What is 2+2?", 16, nlohmann::json{{"seed", 1}}));
-  EXPECT_EQ(body["messages"], nlohmann::json::parse(R"([{"role":"user","content":"What is 2+2?"}])"));
+  EXPECT_EQ(body["messages"],
+            nlohmann::json::parse(R"([{"role":"user","content":[{"type":"text","text":"What is 2+2?"}]}])"));
   EXPECT_EQ(body["max_completion_tokens"], 16);
   EXPECT_FALSE(body.contains("max_tokens"));
   EXPECT_FALSE(body.contains("ignore_eos"));
-  EXPECT_FALSE(body.contains("temperature"));
+  EXPECT_FALSE(body.contains("repetition_penalty"));
+  EXPECT_FALSE(body.contains("logprobs"));
   EXPECT_EQ(body["seed"], 1);
   EXPECT_EQ(defaultEndpointPath(options.api), "/v1/chat/completions");
 }

@@ -188,6 +188,22 @@ TEST(RunSummary, EmptyRunGivesZeros) {
   EXPECT_EQ(s.maxConcurrentRequests, 0);
 }
 
+// vLLM divides by its benchmark duration (before the first arrival gap to the return of the last
+// request, failed ones included), which the records alone cannot show.
+TEST(RunSummary, ThroughputsDivideByTheRunsOwnDurationWhenGiven) {
+  const std::vector<RequestRecord> records{succeeded(0.5, {0.1, 0.2}, 2), failedWith(0.8, "timed out")};
+  SummaryOptions options;
+  options.goodput.ttftMs = 1000;
+  EXPECT_DOUBLE_EQ(computeRunSummary(records, options).durationS, 0.3);  // 0.5 to 0.7 and 0.8
+  options.durationS = 4.0;
+  const RunSummary s = computeRunSummary(records, options);
+  EXPECT_DOUBLE_EQ(s.durationS, 4.0);
+  EXPECT_DOUBLE_EQ(s.requestThroughput, 1.0 / 4.0);
+  EXPECT_DOUBLE_EQ(*s.requestGoodput, 1.0 / 4.0);
+  EXPECT_DOUBLE_EQ(s.outputThroughput, 2.0 / 4.0);
+  EXPECT_DOUBLE_EQ(s.totalTokenThroughput, 12.0 / 4.0);
+}
+
 TEST(RunSummary, AllFailedGivesZeroLatenciesAndCountsFailures) {
   const std::vector<RequestRecord> records{failedWith(0.0, "refused"), failedWith(0.0, "refused")};
   const RunSummary s = computeRunSummary(records);

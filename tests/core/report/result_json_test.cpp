@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 
 #include "core/error.h"
@@ -96,6 +97,7 @@ TEST(ResultJson, WritesVllmKeysInVllmOrder) {
                                                "total_token_throughput",
                                                "max_output_tokens_per_s",
                                                "max_concurrent_requests",
+                                               "rtfx",
                                                "mean_ttft_ms",
                                                "median_ttft_ms",
                                                "std_ttft_ms",
@@ -114,6 +116,27 @@ TEST(ResultJson, WritesVllmKeysInVllmOrder) {
   EXPECT_EQ(json["completed"], 2);
   EXPECT_EQ(json["failed"], 1);
   EXPECT_EQ(json["total_input_tokens"], 19);
+}
+
+TEST(ResultJson, WritesVllmsRampUpKeysAfterMaxConcurrencyAndItsRateChangesAfterRtfx) {
+  ResultSetup setup = sampleSetup();
+  setup.rampUpStrategy = "linear";
+  setup.rampUpStartRps = 1;
+  setup.rampUpEndRps = 2;
+  setup.rpsChangeEvents = {{{"rps", 1}, {"timestamp", "2026-12-02T10:00:00"}},
+                           {{"rps", 2}, {"timestamp", "2026-12-02T10:00:01.500000"}}};
+  const auto json = resultJson(setup, RunSummary{}, {}, false);
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : json.items())
+    keys.push_back(key);
+  const auto at = [&](const std::string& key) {
+    return std::find(keys.begin(), keys.end(), key) - keys.begin();
+  };
+  EXPECT_EQ(at("ramp_up_strategy"), at("max_concurrency") + 1);
+  EXPECT_EQ(at("ramp_up_end_rps"), at("duration") - 1);
+  EXPECT_EQ(at("rps_change_events"), at("rtfx") + 1);
+  EXPECT_EQ(json["ramp_up_start_rps"], 1);
+  EXPECT_EQ(json["rps_change_events"][1]["rps"], 2);
 }
 
 TEST(ResultJson, WritesInfiniteRateAsTheStringInfLikeVllm) {

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "core/error.h"
+
 namespace ayar {
 namespace {
 
@@ -36,8 +38,9 @@ RunSummary latencyStudyRun() {
   return s;
 }
 
-TEST(TextBlock, ReproducesTheSeedDocumentsLatencyStudyBlock) {
+TEST(TextBlock, ReproducesTheSeedDocumentsLatencyStudyBlockInGpuStackStyle) {
   TextBlockOptions options;
+  options.style = TextBlockStyle::GpuStack;
   options.ayarLines = false;
   const std::string expected =
       "============ Serving Benchmark Result ============\n"
@@ -75,7 +78,7 @@ TEST(TextBlock, ReproducesTheSeedDocumentsLatencyStudyBlock) {
   EXPECT_EQ(formatServingBenchmarkResult(latencyStudyRun(), options), expected);
 }
 
-TEST(TextBlock, ReproducesTheSeedDocumentsThroughputStudyBlock) {
+TEST(TextBlock, ReproducesTheSeedDocumentsThroughputStudyBlockInGpuStackStyle) {
   // vLLM defaults: ttft,tpot,itl and P99 only, no concurrency cap, rate inf.
   RunSummary s;
   s.completed = 1000;
@@ -93,6 +96,7 @@ TEST(TextBlock, ReproducesTheSeedDocumentsThroughputStudyBlock) {
   s.tpot = stats(226.03, 117.46, {{99, 621.87}});
   s.itl = stats(92.83, 59.99, {{99, 627.72}});
   TextBlockOptions options;
+  options.style = TextBlockStyle::GpuStack;
   options.ayarLines = false;
   options.requestRate = std::numeric_limits<double>::infinity();
   const std::string expected =
@@ -143,6 +147,7 @@ TEST(TextBlock, AddsFailuresRateGoodputAndAyarLinesAfterTheRule) {
   s.outputTokensFromTokenizerRequests = 3;
   s.errors = {{"HTTP 503: overloaded", 1}, {"line one\nline two", 1}};
   TextBlockOptions options;
+  options.style = TextBlockStyle::GpuStack;
   options.requestRate = 2.5;
   options.syntheticDataset = true;
   const std::string expected =
@@ -171,6 +176,59 @@ TEST(TextBlock, AddsFailuresRateGoodputAndAyarLinesAfterTheRule) {
       "Error (1 request):                       HTTP 503: overloaded\n"
       "Error (1 request):                       line one line two\n";
   EXPECT_EQ(formatServingBenchmarkResult(s, options), expected);
+}
+
+// The expected text is what vLLM's own format strings ("{:<40} {:<10.2f}" and the centred headers)
+// print for these figures, trailing blanks included.
+TEST(TextBlock, VllmStyleIsVllmsCurrentBlockByteForByte) {
+  RunSummary s;
+  s.completed = 8;
+  s.durationS = 4.0;
+  s.totalInputTokens = 800;
+  s.totalOutputTokens = 400;
+  s.requestThroughput = 2.0;
+  s.requestGoodput = 1.5;
+  s.outputThroughput = 100.0;
+  s.maxOutputTokensPerS = 120.0;
+  s.maxConcurrentRequests = 4;
+  s.maxConcurrency = 4;
+  s.totalTokenThroughput = 300.0;
+  s.percentileMetrics = {LatencyMetric::E2el, LatencyMetric::Ttft};  // printed in vLLM's order
+  s.percentiles = {50, 99.9};
+  s.ttft = stats(10.0, 9.0, {{50, 9.0}, {99.9, 20.125}});
+  s.e2el = stats(1234.5, 1000.0, {{50, 1000.0}, {99.9, 22222.0}});
+  TextBlockOptions options;
+  options.ayarLines = false;
+  options.requestRate = 2.5;
+  const std::string expected =
+      "============ Serving Benchmark Result ============\n"
+      "Successful requests:                     8         \n"
+      "Failed requests:                         0         \n"
+      "Maximum request concurrency:             4         \n"
+      "Request rate configured (RPS):           2.50      \n"
+      "Benchmark duration (s):                  4.00      \n"
+      "Total input tokens:                      800       \n"
+      "Total generated tokens:                  400       \n"
+      "Request throughput (req/s):              2.00      \n"
+      "Request goodput (req/s):                 1.50      \n"
+      "Output token throughput (tok/s):         100.00    \n"
+      "Peak output token throughput (tok/s):    120.00    \n"
+      "Peak concurrent requests:                4.00      \n"
+      "Total token throughput (tok/s):          300.00    \n"
+      "---------------Time to First Token----------------\n"
+      "Mean TTFT (ms):                          10.00     \n"
+      "Median TTFT (ms):                        9.00      \n"
+      "P50 TTFT (ms):                           9.00      \n"
+      "P99.9 TTFT (ms):                         20.12     \n"
+      "----------------End-to-end Latency----------------\n"
+      "Mean E2EL (ms):                          1234.50   \n"
+      "Median E2EL (ms):                        1000.00   \n"
+      "P50 E2EL (ms):                           1000.00   \n"
+      "P99.9 E2EL (ms):                         22222.00  \n"
+      "==================================================\n";
+  EXPECT_EQ(formatServingBenchmarkResult(s, options), expected);
+  EXPECT_EQ(parseTextBlockStyle("gpustack"), TextBlockStyle::GpuStack);
+  EXPECT_THROW(parseTextBlockStyle("fancy"), Error);
 }
 
 TEST(TextBlock, FormatsTwoDecimalsLikePython) {

@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <condition_variable>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "core/error.h"
@@ -169,6 +172,7 @@ TEST(BenchmarkRun, RequestsThatFailDuringTheRunAreCountedAndStored) {
   spec.profile.randomOutputLen = 4;
   spec.profile.randomRangeRatio = 0.5;  // 2..6 chunks: those past 3 are dropped
   spec.extraBody = {{"ayar_test", {{"drop_after_chunks", 3}}}};
+  spec.readyCheckTimeoutS = 0;  // the test request is the first request, which may be a long one
   BenchmarkRun run(spec);
   const auto outcomes = run.run();
   ASSERT_EQ(outcomes.size(), 1u);
@@ -182,6 +186,120 @@ TEST(BenchmarkRun, RequestsThatFailDuringTheRunAreCountedAndStored) {
   const auto stored = store.loadRun(*outcomes.front().storeRunId);
   EXPECT_EQ(stored->run.status, RunStatus::Completed);
   EXPECT_EQ(stored->requests.size(), 30u);
+}
+
+std::vector<test::ServedRequest> generations(const test::SseTestServer& server) {
+  std::vector<test::ServedRequest> out;
+  for (const auto& served : server.servedRequests()) {
+    if (served.path == "/v1/completions" || served.path == "/v1/chat/completions") out.push_back(served);
+  }
+  return out;
+}
+
+// As vLLM's client: the test request and the warm-ups are the first request as it is, without a
+// request id; then every request of the run carries x-request-id <prefix><index>.
+TEST(BenchmarkRun, SendsTheTestRequestThenWarmUpsThenTheRunWithRequestIds) {
+  test::TempDir dir;
+  test::SseTestServer server;
+  RunSpec spec = remoteSpec(server, dir / "store.db");
+  spec.profile.numPrompts = 4;
+  spec.profile.requestRate = ProfileSpec::kInfinity;
+  spec.numWarmups = 2;
+  spec.requestIdPrefix = "bench-0000abcd-";
+  BenchmarkRun run(spec);
+  ASSERT_EQ(run.run().front().summary.completed, 4);
+  const auto served = generations(server);
+  ASSERT_EQ(served.size(), 1u + 2u + 4u);
+  std::map<std::string, nlohmann::json> byId;
+  for (std::size_t i = 3; i < served.size(); ++i)
+    byId[served[i].requestId] = nlohmann::json::parse(served[i].body);
+  ASSERT_EQ(byId.size(), 4u);
+  for (int i = 0; i < 4; ++i)
+    EXPECT_TRUE(byId.count("bench-0000abcd-" + std::to_string(i))) << i;
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(served[i].requestId, "");
+    EXPECT_EQ(nlohmann::json::parse(served[i].body), byId["bench-0000abcd-0"]);
+  }
+}
+
+TEST(BenchmarkRun, AReadyCheckTimeoutOfZeroSkipsTheTestRequest) {
+  test::TempDir dir;
+  test::SseTestServer server;
+  RunSpec spec = remoteSpec(server, dir / "store.db");
+  spec.profile.numPrompts = 3;
+  spec.readyCheckTimeoutS = 0;
+  BenchmarkRun run(spec);
+  run.run();
+  EXPECT_EQ(generations(server).size(), 3u);
+}
+
+std::vector<std::string> stagesOf(RunSpec spec) {
+  std::vector<std::string> stages;
+  std::mutex mutex;
+  RunObserver observer;
+  observer.onStage = [&](const std::string& message) {
+    std::lock_guard lock(mutex);
+    stages.push_back(message);
+  };
+  BenchmarkRun run(std::move(spec), observer);
+  run.run();
+  return stages;
+}
+
+bool anyContains(const std::vector<std::string>& lines, const std::string& part) {
+  return std::any_of(lines.begin(), lines.end(),
+                     [&](const std::string& line) { return line.find(part) != std::string::npos; });
+}
+
+// Without --tokenizer, lengths are the Qwen3 tokenizer's. A server without /tokenize gets a line
+// saying so and how to give the right tokenizer; one whose /tokenize counts otherwise gets its
+// prompts cut to length with its own /tokenize and /detokenize, as vLLM aligns them.
+TEST(BenchmarkRun, WithoutATokenizerTheServersTokenizeChecksAndAlignsThePrompts) {
+  test::TempDir dir;
+  {
+    test::SseTestServer server;
+    RunSpec spec = remoteSpec(server, dir / "store.db");
+    spec.tokenizer.clear();
+    spec.profile.numPrompts = 3;
+    const auto stages = stagesOf(spec);
+    EXPECT_TRUE(anyContains(stages, "counted with the Qwen3 tokenizer")) << ::testing::PrintToString(stages);
+    EXPECT_TRUE(anyContains(stages, "--tokenizer"));
+  }
+  test::SseTestServer bytes({.byteTokenizer = true});
+  RunSpec spec = remoteSpec(bytes, dir / "store.db");
+  spec.tokenizer.clear();
+  spec.profile.numPrompts = 3;
+  const auto stages = stagesOf(spec);
+  EXPECT_TRUE(anyContains(stages, "cutting the prompts")) << ::testing::PrintToString(stages);
+  for (const auto& served : generations(bytes)) {
+    const auto prompt = nlohmann::json::parse(served.body)["prompt"].get<std::string>();
+    EXPECT_LE(prompt.size(), 32u + 2u) << prompt;  // 32 bytes, a cut character turned into U+FFFD at most
+  }
+}
+
+// vLLM's ramp-up: the rate rises from the start to the end rate; the result names the ramp and
+// lists each whole rate it passed with the time it was reached.
+TEST(BenchmarkRun, ARampUpRunRecordsVllmsRampKeysAndRateChanges) {
+  test::TempDir dir;
+  test::SseTestServer server;
+  RunSpec spec = remoteSpec(server, dir / "store.db");
+  spec.profile.requestRate = ProfileSpec::kInfinity;
+  spec.profile.rampUpStrategy = "linear";
+  spec.profile.rampUpStartRps = 20;
+  spec.profile.rampUpEndRps = 40;
+  spec.profile.numPrompts = 10;
+  BenchmarkRun run(spec);
+  const auto outcomes = run.run();
+  const auto& result = outcomes.front().result;
+  EXPECT_EQ(result["ramp_up_strategy"], "linear");
+  EXPECT_EQ(result["ramp_up_start_rps"], 20);
+  EXPECT_EQ(result["ramp_up_end_rps"], 40);
+  EXPECT_EQ(result["request_rate"], "inf");
+  const auto& events = result["rps_change_events"];
+  ASSERT_EQ(events.size(), 21u);  // 20, 21, ..., 40
+  EXPECT_EQ(events.front()["rps"], 20);
+  EXPECT_EQ(events.back()["rps"], 40);
+  EXPECT_EQ(events.back()["timestamp"].get<std::string>().substr(10, 1), "T");
 }
 
 TEST(BenchmarkRun, SweepRunsSynchronousThroughputAndTheRatesBetween) {

@@ -60,6 +60,45 @@ TEST(ProfileSpec, JsonRoundTripKeepsEveryField) {
   EXPECT_EQ(back.maxConcurrency, 4);
 }
 
+TEST(ProfileSpec, VllmsOtherSamplingParametersAndRampUpRoundTrip) {
+  ProfileSpec profile;
+  profile.minP = 0.05;
+  profile.frequencyPenalty = 0.1;
+  profile.presencePenalty = 0.2;
+  profile.repetitionPenalty = 1.1;
+  profile.rampUpStrategy = "exponential";
+  profile.rampUpStartRps = 2;
+  profile.rampUpEndRps = 30;
+  profile.validate();
+  const nlohmann::json json = profile;
+  EXPECT_EQ(json["ramp_up_strategy"], "exponential");
+  EXPECT_EQ(json["min_p"], 0.05);
+  ProfileSpec back;
+  from_json(json, back);
+  EXPECT_EQ(nlohmann::json(back), json);
+  EXPECT_EQ(profile.describe(), "random 1024->128 x1000, exponential ramp-up 2 to 30 req/s");
+}
+
+// vLLM refuses a ramp-up beside --request-rate and an end below the start; a start of 0 would send
+// the first request at a rate of 0, which vLLM only finds out when it fails.
+TEST(ProfileSpec, RampUpIsValidatedAsVllmValidatesIt) {
+  ProfileSpec profile;
+  profile.rampUpStrategy = "linear";
+  profile.rampUpStartRps = 1;
+  profile.rampUpEndRps = 5;
+  EXPECT_NO_THROW(profile.validate());
+  profile.requestRate = 3;
+  EXPECT_THROW(profile.validate(), Error);
+  profile.requestRate = ProfileSpec::kInfinity;
+  profile.rampUpStartRps = 6;
+  EXPECT_THROW(profile.validate(), Error);
+  profile.rampUpStartRps = 0;
+  EXPECT_THROW(profile.validate(), Error);
+  profile.rampUpStartRps = 1;
+  profile.rampUpStrategy = "sideways";
+  EXPECT_THROW(profile.validate(), Error);
+}
+
 TEST(ProfileSpec, UnknownFieldIsAnErrorNamingIt) {
   ProfileSpec profile;
   try {

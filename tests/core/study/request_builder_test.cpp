@@ -21,15 +21,14 @@ TEST(RequestBuilder, ShareGptWithoutAFileFallsBackToSyntheticAndSaysSo) {
   EXPECT_EQ(built.datasetName, "synthetic-sharegpt");
   EXPECT_NE(built.note.find("no ShareGPT file"), std::string::npos);
   ASSERT_EQ(built.requests.size(), 200u);
+  EXPECT_FALSE(built.forcesIgnoreEos);  // vLLM forces it for its random set only
   double input = 0;
-  for (const auto& request : built.requests) {
+  for (const auto& request : built.requests)
     input += request.promptTokens;
-    EXPECT_EQ(request.extraBody.value("ignore_eos", false), true);
-  }
   EXPECT_NEAR(input / 200.0, 217.4, 217.4 * 0.1);
 }
 
-TEST(RequestBuilder, RandomPromptsHaveExactLengthsAndAskForIgnoreEos) {
+TEST(RequestBuilder, RandomPromptsHaveExactLengthsAndForceIgnoreEosAsVllmDoes) {
   ProfileSpec profile;
   profile.datasetName = "random";
   profile.numPrompts = 20;
@@ -37,12 +36,12 @@ TEST(RequestBuilder, RandomPromptsHaveExactLengthsAndAskForIgnoreEos) {
   profile.randomOutputLen = 17;
   const BuiltRequests built = buildRequests(profile, qwen3());
   EXPECT_FALSE(built.synthetic);
+  EXPECT_TRUE(built.forcesIgnoreEos);
   ASSERT_EQ(built.requests.size(), 20u);
   for (const auto& request : built.requests) {
     EXPECT_EQ(qwen3()->encode(request.prompt).size(), 300u);
     EXPECT_EQ(request.promptTokens, 300);
     EXPECT_EQ(request.expectedOutputTokens, 17);
-    EXPECT_EQ(request.extraBody.value("ignore_eos", false), true);
   }
 }
 

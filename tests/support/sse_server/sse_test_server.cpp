@@ -108,8 +108,13 @@ int promptTokensOf(const nlohmann::json& body) {
   const auto messages = body.find("messages");
   if (messages != body.end() && messages->is_array()) {
     for (const auto& message : *messages) {
-      if (message.is_object() && message.contains("content") && message["content"].is_string()) {
-        total += countWords(message["content"].get<std::string>());
+      if (!message.is_object() || !message.contains("content")) continue;
+      const auto& content = message["content"];
+      if (content.is_string()) total += countWords(content.get<std::string>());
+      if (!content.is_array()) continue;
+      for (const auto& part : content) {  // [{"type": "text", "text": ...}], as vLLM's client sends it
+        if (part.is_object() && part.contains("text") && part["text"].is_string())
+          total += countWords(part["text"].get<std::string>());
       }
     }
   }
@@ -442,6 +447,8 @@ struct SseTestServer::Loop {
           contentLength = static_cast<std::size_t>(std::strtoull(std::string(value).c_str(), nullptr, 10));
         } else if (name == "authorization") {
           request.authorization = std::string(value);
+        } else if (name == "x-request-id") {
+          request.requestId = std::string(value);
         } else if (name == "connection") {
           closeRequested = value.find("close") != std::string_view::npos;
         } else if (name == "transfer-encoding") {
@@ -511,6 +518,33 @@ struct SseTestServer::Loop {
       request.status = 200;
       record(std::move(request));
       respond(connection, 200, "text/plain", "");
+      return;
+    }
+    if (server.m_options.byteTokenizer && request.method == "POST" &&
+        (request.path == "/tokenize" || request.path == "/detokenize")) {
+      const nlohmann::json body = nlohmann::json::parse(request.body, nullptr, false);
+      nlohmann::json answer;
+      if (request.path == "/tokenize" && body.is_object() && body.contains("prompt") &&
+          body["prompt"].is_string()) {
+        nlohmann::json tokens = nlohmann::json::array();
+        for (unsigned char byte : body["prompt"].get<std::string>())
+          tokens.push_back(static_cast<int>(byte));
+        answer = {{"count", tokens.size()}, {"max_model_len", 32768}, {"tokens", tokens}};
+      } else if (request.path == "/detokenize" && body.is_object() && body.contains("tokens") &&
+                 body["tokens"].is_array()) {
+        std::string text;
+        for (const auto& token : body["tokens"])
+          text.push_back(static_cast<char>(token.get<int>()));
+        answer = {{"prompt", text}};
+      }
+      request.status = answer.is_null() ? 400 : 200;
+      record(std::move(request));
+      if (answer.is_null()) {
+        respond(connection, 400, "application/json", errorBody(400, "expected vLLM's tokenize request"));
+      } else {
+        respond(connection, 200, "application/json",
+                answer.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+      }
       return;
     }
     const bool chat = request.path == "/v1/chat/completions";
@@ -587,7 +621,9 @@ struct SseTestServer::Loop {
     }
     stream->usagePayload = head + "],\"usage\":{\"prompt_tokens\":" + std::to_string(promptTokens) +
                            ",\"total_tokens\":" + std::to_string(promptTokens + stream->totalTokens) +
-                           ",\"completion_tokens\":" + std::to_string(stream->totalTokens) + "}}";
+                           ",\"completion_tokens\":" +
+                           std::to_string(directives.value("usage_completion_tokens", stream->totalTokens)) +
+                           "}}";
 
     request.status = 200;
     request.completionTokens = stream->totalTokens;

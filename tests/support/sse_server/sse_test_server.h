@@ -18,6 +18,10 @@ struct SseTestServerOptions {
   double itlMs = 0;            // between chunks; 0 streams as fast as the socket takes it
   int tokensPerChunk = 1;      // tokens carried by each chunk (the last one may carry fewer)
   bool recordRequests = true;  // keep a ServedRequest per request (benchmarks turn it off)
+  // Serve vLLM's POST /tokenize and /detokenize with a byte-level tokenizer (each UTF-8 byte one
+  // token, as ByT5 counts): a server whose tokenizer is not Qwen3's. Off: both are 404, as on a
+  // server without them.
+  bool byteTokenizer = false;
 };
 
 // What the server did for one request. Times are std::chrono::steady_clock, taken on the server thread.
@@ -26,6 +30,7 @@ struct ServedRequest {
   std::string method;
   std::string path;
   std::string authorization;  // the Authorization header as received, "" when absent
+  std::string requestId;      // the x-request-id header as received, "" when absent
   std::string body;
   int status = 0;                                    // 0 while no response was sent (e.g. "no_response")
   std::chrono::steady_clock::time_point receivedAt;  // the whole request had arrived
@@ -51,6 +56,7 @@ struct ServedRequest {
 //   drop_after_chunks: k               -> the connection closes after k chunks (drop_with_reset: RST)
 //   no_response: true                  -> the request is read and never answered
 //   no_done: true                      -> the stream ends cleanly but without [DONE]
+//   usage_completion_tokens: n         -> the usage chunk reports n completion tokens
 //   close_after_response: true         -> after the response the connection closes, unannounced (no
 //                                         "Connection: close"), as an idle keep-alive timeout does
 //   wait_for_open_streams: n           -> no chunk until n streams are open at once (or 10 s passed)
