@@ -124,7 +124,8 @@ CommandLineOutcome parseEngineCommandLine(int argc, const char* const* argv, Eng
   serve->add_option("--api-key", options.apiKey,
                     "Require 'Authorization: Bearer KEY' on /v1 routes (/health and /metrics stay open)");
   serve->add_option("--sim-profile", options.simProfile,
-                    "--device sim only: h100, h200 (roofline of the card) or fixed:TTFT_MS,ITL_MS");
+                    "--device sim only: h100, h200 (roofline of the card), fixed:TTFT_MS,ITL_MS or "
+                    "step:BASE_MS,PER_SEQ_MS (each step BASE + PER_SEQ x sequences in it)");
   serve
       ->add_option("--max-waiting-requests", options.maxWaitingRequests,
                    "Requests queued beyond the running batch; more are refused with 503")
