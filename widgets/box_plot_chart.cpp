@@ -39,7 +39,12 @@ void BoxPlotChart::setValueTitle(const QString& title) {
   m_valueAxis->setTitleText(title);
 }
 
+void BoxPlotChart::restyle() {
+  if (!m_distributions.isEmpty()) setDistributions(QList<Distribution>(m_distributions));
+}
+
 void BoxPlotChart::setDistributions(const QList<Distribution>& distributions) {
+  m_distributions = distributions;
   chart()->removeAllSeries();
   m_categoryAxis->clear();
   auto* series = new QBoxPlotSeries(this);

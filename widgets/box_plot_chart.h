@@ -35,7 +35,11 @@ class BoxPlotChart : public ChartWidget {
   QList<BoxFigures> boxes() const;
   QStringList categories() const;
 
+ protected:
+  void restyle() override;
+
  private:
+  QList<Distribution> m_distributions;
   QBarCategoryAxis* m_categoryAxis = nullptr;
   QValueAxis* m_valueAxis = nullptr;
 };

@@ -74,6 +74,7 @@ void ChartWidget::setDark(bool dark) {
       xy->setPen(pen);
     }
   }
+  restyle();
 }
 
 QColor ChartWidget::seriesColor(int index) const {

@@ -32,6 +32,8 @@ class ChartWidget : public QWidget {
   void connectLegendMarkers();
   // Colours of the n-th series in the current theme (readable on both backgrounds).
   QColor seriesColor(int index) const;
+  // Called when the theme changed, for subclasses whose series carry their own colours.
+  virtual void restyle() {}
 
  private:
   QChart* m_chart = nullptr;

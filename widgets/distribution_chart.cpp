@@ -54,11 +54,14 @@ int DistributionChart::binCount(std::size_t n) {
 void DistributionChart::clear() {
   chart()->removeAllSeries();
   m_edges.clear();
+  m_distributions.clear();
 }
 
 void DistributionChart::setDistributions(const QList<Distribution>& distributions,
                                          const std::vector<double>& percentiles) {
   clear();
+  m_distributions = distributions;
+  m_percentiles = percentiles;
   double lo = 0, hi = 0;
   bool any = false;
   std::vector<std::vector<double>> sorted;
@@ -156,6 +159,11 @@ void DistributionChart::setDistributions(const QList<Distribution>& distribution
     }
   }
   connectLegendMarkers();
+}
+
+void DistributionChart::restyle() {
+  if (!m_distributions.isEmpty())
+    setDistributions(QList<Distribution>(m_distributions), std::vector<double>(m_percentiles));
 }
 
 QList<int> DistributionChart::histogramCounts() const {

@@ -47,7 +47,12 @@ class DistributionChart : public ChartWidget {
   // The bin count for n values: sqrt(n), between 5 and 60.
   static int binCount(std::size_t n);
 
+ protected:
+  void restyle() override;
+
  private:
+  QList<Distribution> m_distributions;
+  std::vector<double> m_percentiles;
   QValueAxis* m_xAxis = nullptr;
   QValueAxis* m_countAxis = nullptr;
   QValueAxis* m_cdfAxis = nullptr;
