@@ -260,7 +260,9 @@ __global__ void __launch_bounds__(kDecodeThreads)
   __syncthreads();
 
   const int lane16 = tid & 15;
-  const int stream = tid >> 4;  // 8 half-warps
+  // 8 half-warps; key j goes to half-warp (j - begin) % 8. Both halves of a warp run the same loop
+  // iterations, since the score loop shuffles across the whole warp.
+  const int stream = tid >> 4;
   constexpr int kStreams = kDecodeThreads / 16;
   float q[G][8];
 #pragma unroll
@@ -269,11 +271,11 @@ __global__ void __launch_bounds__(kDecodeThreads)
     for (int d = 0; d < 8; ++d)
       q[g][d] = query[g * kHeadDim + lane16 * 8 + d];
 
-  for (int base = begin + stream; base < end; base += kStreams * kDecodeUnroll) {
+  for (int base = begin + (stream & ~1); base < end; base += kStreams * kDecodeUnroll) {
     uint4 raw[kDecodeUnroll];
 #pragma unroll
     for (int u = 0; u < kDecodeUnroll; ++u) {
-      const int j = base + u * kStreams;
+      const int j = base + (stream & 1) + u * kStreams;
       raw[u] = make_uint4(0, 0, 0, 0);
       if (j < end)
         raw[u] = *reinterpret_cast<const uint4*>(kvRow(asBf16(cache.key), blockTable, j, cache, kvHead) +
@@ -281,7 +283,7 @@ __global__ void __launch_bounds__(kDecodeThreads)
     }
 #pragma unroll
     for (int u = 0; u < kDecodeUnroll; ++u) {
-      const int j = base + u * kStreams;
+      const int j = base + (stream & 1) + u * kStreams;
       float k[8];
       unpack8(raw[u], k);
 #pragma unroll
@@ -328,18 +330,18 @@ __global__ void __launch_bounds__(kDecodeThreads)
 #pragma unroll
     for (int d = 0; d < 8; ++d)
       acc[g][d] = 0.0f;
-  for (int base = begin + stream; base < end; base += kStreams * kDecodeUnroll) {
+  for (int base = begin + (stream & ~1); base < end; base += kStreams * kDecodeUnroll) {
     uint4 raw[kDecodeUnroll];
 #pragma unroll
     for (int u = 0; u < kDecodeUnroll; ++u) {
-      const int j = base + u * kStreams;
+      const int j = base + (stream & 1) + u * kStreams;
       if (j < end)
         raw[u] = *reinterpret_cast<const uint4*>(kvRow(asBf16(cache.value), blockTable, j, cache, kvHead) +
                                                  lane16 * 8);
     }
 #pragma unroll
     for (int u = 0; u < kDecodeUnroll; ++u) {
-      const int j = base + u * kStreams;
+      const int j = base + (stream & 1) + u * kStreams;
       if (j >= end) break;
       float v[8];
       unpack8(raw[u], v);
