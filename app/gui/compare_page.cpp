@@ -32,7 +32,7 @@ ComparePage::ComparePage(HistoryModel* history, QWidget* parent) : QWidget(paren
   m_candidatesLabel = new QLabel(this);
   m_candidates = new QListWidget(this);
   m_candidates->setObjectName(QStringLiteral("candidateRuns"));
-  m_candidates->setMaximumHeight(110);
+  m_candidates->setMaximumHeight(72);
   m_metricLabel = new QLabel(this);
   m_metric = new QComboBox(this);
   for (int i = 0; i < 4; ++i)
@@ -67,6 +67,7 @@ ComparePage::ComparePage(HistoryModel* history, QWidget* parent) : QWidget(paren
   splitter->addWidget(charts);
   splitter->setStretchFactor(0, 2);
   splitter->setStretchFactor(1, 3);
+  splitter->setSizes({300, 480});
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(choose);
   layout->addWidget(splitter, 1);
@@ -175,11 +176,13 @@ void ComparePage::showMetric() {
   m_cdf->setAxisTitles(unit, tr("requests"), tr("CDF (%)"));
   m_box->setValueTitle(unit);
   if (m_runs.empty()) return;
-  QList<Distribution> distributions;
-  for (const LoadedRun& run : m_runs)
+  QList<Distribution> distributions, boxes;
+  for (const LoadedRun& run : m_runs) {
     distributions.append({run.name, latencyValuesMs(run.records, metric)});
+    boxes.append({run.shortName, distributions.back().values});
+  }
   m_cdf->setDistributions(distributions);
-  m_box->setDistributions(distributions);
+  m_box->setDistributions(boxes);
 }
 
 }  // namespace ayar

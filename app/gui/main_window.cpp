@@ -84,6 +84,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
   m_tabs->setObjectName(QStringLiteral("areas"));
   m_tabs->setDocumentMode(true);
   m_live = new LivePage(m_controller, m_tabs);
+  m_live->setGpuAvailable(m_gpu->available());
   m_results = new ResultsPage(m_tabs);
   m_compare = new ComparePage(m_history, m_tabs);
   m_compare->setStore(m_store.get());
@@ -115,6 +116,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
   m_logDock->setWidget(m_log);
   addDockWidget(Qt::BottomDockWidgetArea, m_logDock);
   resizeDocks({m_logDock}, {140}, Qt::Vertical);
+  resizeDocks({m_setupDock}, {440}, Qt::Horizontal);
 
   m_status = new QLabel(this);
   statusBar()->addWidget(m_status, 1);
@@ -286,8 +288,7 @@ void MainWindow::onRunFinished(quint64, qint64 storeRunId, bool cancelled, const
 bool MainWindow::openRun(qint64 id) {
   try {
     const LoadedRun run = loadStoredRun(*m_store, id);
-    QString title = run.name + QStringLiteral(" · ") + HistoryModel::statusText(run.run.status);
-    m_results->showRun(title, run.records, run.summary, run.requestRate);
+    m_results->showRun(run.name, run.records, run.summary, run.requestRate, run.run.status);
     showArea(ResultsArea);
     return true;
   } catch (const Error& e) {
@@ -335,6 +336,7 @@ void MainWindow::refreshHistory() {
 
 void MainWindow::setLanguage(const QString& code) {
   m_language->apply(code);
+  m_lastMessage.clear();  // a message in the old language would stay untranslated
   // Qt posts LanguageChange to every widget: deliver them now, so that the window is in the new
   // language when this returns.
   QCoreApplication::sendPostedEvents(nullptr, QEvent::LanguageChange);

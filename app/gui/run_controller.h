@@ -41,6 +41,7 @@ class RunController : public QObject {
   // The current (or last) run's data on the UI thread: records in arrival order, samples by time.
   const std::vector<RequestRecord>& records() const { return m_records; }
   const std::vector<Sample>& samples() const { return m_samples; }
+  // The run's counts; after it ended, the last counts it had.
   LoadProgress progress() const;
   // Seconds since the run started (frozen when it ends).
   double elapsedS() const;
@@ -75,6 +76,7 @@ class RunController : public QObject {
   std::vector<Sample> m_samples;
   std::vector<RunOutcome> m_outcomes;
   QTimer m_timer;
+  LoadProgress m_lastProgress;
   std::function<std::vector<Sample>(double)> m_extraSampler;
 };
 
