@@ -67,7 +67,7 @@ void DistributionChart::setDistributions(const QList<Distribution>& distribution
   std::vector<std::vector<double>> sorted;
   for (const auto& d : distributions) {
     sorted.push_back(d.values);
-    std::sort(sorted.back().begin(), sorted.back().end());
+    if (!d.sorted) std::sort(sorted.back().begin(), sorted.back().end());
     if (sorted.back().empty()) continue;
     lo = any ? std::min(lo, sorted.back().front()) : sorted.back().front();
     hi = any ? std::max(hi, sorted.back().back()) : sorted.back().back();

@@ -19,6 +19,7 @@
 #include <QStyle>
 #include <QStyleFactory>
 #include <QTabWidget>
+#include <cmath>
 
 #include "app/gui/compare_page.h"
 #include "app/gui/gpu_monitor.h"
@@ -274,13 +275,25 @@ void MainWindow::onRunFinished(quint64, qint64 storeRunId, bool cancelled, const
     emit runFinished(storeRunId, error);
     return;
   }
-  if (storeRunId >= 0 && openRun(storeRunId)) {
+  if (!m_controller->outcomes().empty()) {
+    // The outcome in memory is what the store holds: no reading it back (a second for 50,000 requests).
+    const RunOutcome& outcome = m_controller->outcomes().back();
+    const RunSpec& spec = m_controller->spec();
+    StoredRun run;
+    run.id = storeRunId;
+    run.info.label = spec.label;
+    run.info.model = spec.engine.model;
+    run.info.servedModelName = spec.engine.servedModelName;
+    const QString name = storeRunId >= 0 ? HistoryModel::runName(run) : QString::fromStdString(outcome.title);
+    m_results->showRun(
+        name, outcome.records, outcome.summary,
+        std::isfinite(outcome.requestRate) ? std::optional<double>(outcome.requestRate) : std::nullopt,
+        cancelled ? RunStatus::Cancelled : RunStatus::Completed, &m_controller->sortedLatencyValues());
+    showArea(ResultsArea);
+  }
+  if (storeRunId >= 0) {
     showMessage(cancelled ? tr("Run #%1 stopped; what was measured is kept").arg(storeRunId)
                           : tr("Run #%1 finished").arg(storeRunId));
-  } else if (!m_controller->outcomes().empty()) {
-    const RunOutcome& outcome = m_controller->outcomes().back();
-    m_results->showRun(QString::fromStdString(outcome.title), outcome.records, outcome.summary);
-    showArea(ResultsArea);
   }
   emit runFinished(storeRunId, error);
 }

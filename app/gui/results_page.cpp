@@ -77,7 +77,8 @@ void ResultsPage::setDark(bool dark) {
 
 void ResultsPage::showRun(const QString& title, std::span<const RequestRecord> records,
                           const RunSummary& summary, std::optional<double> requestRate,
-                          std::optional<RunStatus> status) {
+                          std::optional<RunStatus> status,
+                          const std::vector<std::vector<double>>* sortedValues) {
   m_title = title;
   m_status = status;
   m_heading->setText(heading());
@@ -87,7 +88,11 @@ void ResultsPage::showRun(const QString& title, std::span<const RequestRecord> r
       summary.percentiles.empty() ? std::vector<double>{50, 90, 99} : summary.percentiles;
   for (std::size_t i = 0; i < m_charts.size(); ++i) {
     const LatencyMetric metric = kAllLatencyMetrics[i];
-    m_charts[i]->setDistributions({{title, latencyValuesMs(records, metric)}}, percentiles);
+    if (sortedValues && sortedValues->size() == m_charts.size()) {
+      m_charts[i]->setDistributions({{title, (*sortedValues)[i], true}}, percentiles);
+    } else {
+      m_charts[i]->setDistributions({{title, latencyValuesMs(records, metric)}}, percentiles);
+    }
   }
 }
 

@@ -27,7 +27,8 @@ class ResultsPage : public QWidget {
   // `status`, when given, follows the title in the UI language.
   void showRun(const QString& title, std::span<const RequestRecord> records, const RunSummary& summary,
                std::optional<double> requestRate = std::nullopt,
-               std::optional<RunStatus> status = std::nullopt);
+               std::optional<RunStatus> status = std::nullopt,
+               const std::vector<std::vector<double>>* sortedValues = nullptr);
   void clear();
   void setDark(bool dark);
   void setReportLanguageFromUi();

@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "core/error.h"
+#include "core/metrics/latency_values.h"
 
 namespace ayar {
 
@@ -23,6 +24,7 @@ struct RunController::Shared {
   QStringList log;
   bool done = false;
   std::vector<RunOutcome> outcomes;
+  std::vector<std::vector<double>> sortedValues;
   QString error;
 };
 
@@ -78,14 +80,22 @@ quint64 RunController::start(RunSpec spec) {
 
   QThread* thread = QThread::create([shared] {
     std::vector<RunOutcome> outcomes;
+    std::vector<std::vector<double>> sortedValues;
     QString error;
     try {
       outcomes = shared->run->run();
+      if (!outcomes.empty()) {
+        for (LatencyMetric metric : kAllLatencyMetrics) {
+          sortedValues.push_back(latencyValuesMs(outcomes.back().records, metric));
+          std::sort(sortedValues.back().begin(), sortedValues.back().end());
+        }
+      }
     } catch (const std::exception& e) {
       error = QString::fromUtf8(e.what());
     }
     std::lock_guard lock(shared->mutex);
     shared->outcomes = std::move(outcomes);
+    shared->sortedValues = std::move(sortedValues);
     shared->error = error;
     shared->done = true;
     shared->endedAt = std::chrono::steady_clock::now();
@@ -97,6 +107,7 @@ quint64 RunController::start(RunSpec spec) {
   m_records.clear();
   m_samples.clear();
   m_outcomes.clear();
+  m_sortedValues.clear();
   m_lastProgress = {};
   m_running = true;
   thread->start();
@@ -168,6 +179,7 @@ void RunController::onThreadFinished(const std::shared_ptr<Shared>& shared) {
   {
     std::lock_guard lock(shared->mutex);
     m_outcomes = std::move(shared->outcomes);
+    m_sortedValues = std::move(shared->sortedValues);
     error = shared->error;
   }
   if (!m_outcomes.empty()) {

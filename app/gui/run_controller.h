@@ -48,6 +48,9 @@ class RunController : public QObject {
   const RunSpec& spec() const { return m_spec; }
   // The outcome of the run that finished last (empty before, and after a failed run).
   const std::vector<RunOutcome>& outcomes() const { return m_outcomes; }
+  // The last outcome's per-request values of each latency metric (kAllLatencyMetrics order), sorted
+  // on the worker thread so that showing a large run's distributions does not stall the window.
+  const std::vector<std::vector<double>>& sortedLatencyValues() const { return m_sortedValues; }
   // Gauges taken once a second on the sampler thread and stored with the run (GPU figures).
   void setExtraSampler(std::function<std::vector<Sample>(double)> sampler) {
     m_extraSampler = std::move(sampler);
@@ -75,6 +78,7 @@ class RunController : public QObject {
   std::vector<RequestRecord> m_records;
   std::vector<Sample> m_samples;
   std::vector<RunOutcome> m_outcomes;
+  std::vector<std::vector<double>> m_sortedValues;
   QTimer m_timer;
   LoadProgress m_lastProgress;
   std::function<std::vector<Sample>(double)> m_extraSampler;
