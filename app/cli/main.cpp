@@ -4,6 +4,7 @@
 
 #include "app/cli/bench_command.h"
 #include "app/cli/runs_command.h"
+#include "app/cli/study_command.h"
 #include "core/error.h"
 #include "core/study/profile_spec.h"
 
@@ -30,6 +31,7 @@ int main(int argc, char** argv) {
   int exitCode = 0;
   ayar::cli::addBenchCommand(app, exitCode);
   ayar::cli::addRunsCommand(app, exitCode);
+  ayar::cli::addStudyCommand(app, exitCode);
   addProfilesCommand(app, exitCode);
   try {
     app.parse(argc, argv);

@@ -346,4 +346,67 @@ bool ResultStore::deleteStudy(std::int64_t id) {
   return m_impl->connection.changes() > 0;
 }
 
+std::optional<StoredStudy> ResultStore::findStudy(std::int64_t id) {
+  for (StoredStudy& study : listStudies()) {
+    if (study.id == id) return std::move(study);
+  }
+  return std::nullopt;
+}
+
+void ResultStore::addStudyCells(std::int64_t studyId, const std::vector<StudyCell>& cells) {
+  std::lock_guard lock(m_impl->mutex);
+  sqlite::Transaction transaction(m_impl->connection);
+  auto insert = m_impl->connection.prepare(R"sql(
+INSERT OR IGNORE INTO study_cells (study_id, idx, configuration, profile, phase, status, updated_at)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7))sql");
+  for (const StudyCell& cell : cells) {
+    insert.bind(1, studyId)
+        .bind(2, cell.index)
+        .bind(3, cell.configuration)
+        .bind(4, cell.profile)
+        .bind(5, cell.phase)
+        .bind(6, toString(cell.status))
+        .bind(7, unixTimeNowS());
+    insert.run();
+  }
+  transaction.commit();
+}
+
+std::vector<StudyCell> ResultStore::listStudyCells(std::int64_t studyId) {
+  std::lock_guard lock(m_impl->mutex);
+  auto query = m_impl->connection.prepare(R"sql(
+SELECT idx, configuration, profile, phase, status, run_id, error, engine_log FROM study_cells
+WHERE study_id = ?1 ORDER BY idx)sql");
+  query.bind(1, studyId);
+  std::vector<StudyCell> cells;
+  while (query.step()) {
+    StudyCell& cell = cells.emplace_back();
+    cell.index = static_cast<int>(query.columnInt(0));
+    cell.configuration = query.columnText(1);
+    cell.profile = query.columnText(2);
+    cell.phase = query.columnText(3);
+    cell.status = parseCellStatus(query.columnText(4));
+    if (!query.isNull(5)) cell.runId = query.columnInt(5);
+    cell.error = query.columnText(6);
+    cell.engineLog = query.columnText(7);
+  }
+  return cells;
+}
+
+bool ResultStore::updateStudyCell(std::int64_t studyId, const StudyCell& cell) {
+  std::lock_guard lock(m_impl->mutex);
+  auto update = m_impl->connection.prepare(R"sql(
+UPDATE study_cells SET status = ?3, run_id = ?4, error = ?5, engine_log = ?6, updated_at = ?7
+WHERE study_id = ?1 AND idx = ?2)sql");
+  update.bind(1, studyId).bind(2, cell.index).bind(3, toString(cell.status));
+  if (cell.runId) {
+    update.bind(4, *cell.runId);
+  } else {
+    update.bindNull(4);
+  }
+  update.bind(5, cell.error).bind(6, cell.engineLog).bind(7, unixTimeNowS());
+  update.run();
+  return m_impl->connection.changes() > 0;
+}
+
 }  // namespace ayar

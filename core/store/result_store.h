@@ -75,6 +75,13 @@ class ResultStore {
   std::vector<StoredStudy> listStudies();
   bool setStudyStatus(std::int64_t id, RunStatus status);
   bool deleteStudy(std::int64_t id);  // its runs stay, without the link
+  std::optional<StoredStudy> findStudy(std::int64_t id);
+  // Adds the cells whose index the study does not have yet (the follow-up cells come once the
+  // recommended configuration is known); existing cells are left as they are.
+  void addStudyCells(std::int64_t studyId, const std::vector<StudyCell>& cells);
+  std::vector<StudyCell> listStudyCells(std::int64_t studyId);
+  // Writes a cell's status, run, error and engine log. False when there is no such cell.
+  bool updateStudyCell(std::int64_t studyId, const StudyCell& cell);
 
  private:
   struct Impl;

@@ -22,6 +22,14 @@ constexpr std::array<std::pair<RunKind, std::string_view>, 2> kKindNames{{
     {RunKind::StudyPart, "study-part"},
 }};
 
+constexpr std::array<std::pair<CellStatus, std::string_view>, 5> kCellStatusNames{{
+    {CellStatus::Pending, "pending"},
+    {CellStatus::Running, "running"},
+    {CellStatus::Done, "done"},
+    {CellStatus::FailedToStart, "failed-to-start"},
+    {CellStatus::Failed, "failed"},
+}};
+
 template <typename Enum, std::size_t N>
 Enum parseName(const std::array<std::pair<Enum, std::string_view>, N>& names, std::string_view text,
                std::string_view what) {
@@ -56,6 +64,17 @@ RunStatus parseRunStatus(std::string_view text) {
 
 RunKind parseRunKind(std::string_view text) {
   return parseName(kKindNames, text, "run kind");
+}
+
+std::string_view toString(CellStatus status) {
+  for (const auto& [value, name] : kCellStatusNames) {
+    if (value == status) return name;
+  }
+  return "pending";
+}
+
+CellStatus parseCellStatus(std::string_view text) {
+  return parseName(kCellStatusNames, text, "study cell status");
 }
 
 }  // namespace ayar

@@ -103,4 +103,23 @@ struct StoredStudy {
   nlohmann::json spec;
 };
 
+// The state of one cell of a study: waiting, running, measured, or its engine did not start (the
+// study goes on without it), or its run failed.
+enum class CellStatus { Pending, Running, Done, FailedToStart, Failed };
+// "pending", "running", "done", "failed-to-start", "failed".
+std::string_view toString(CellStatus status);
+CellStatus parseCellStatus(std::string_view text);
+
+// One cell of a study: a configuration run on a profile.
+struct StudyCell {
+  int index = 0;  // the order the cells run in, from 0
+  std::string configuration;
+  std::string profile;
+  std::string phase = "options";  // "options" (every configuration) or "follow-up" (baseline and recommended)
+  CellStatus status = CellStatus::Pending;
+  std::optional<std::int64_t> runId;
+  std::string error;      // why it failed
+  std::string engineLog;  // the last lines of the log of an engine that did not start
+};
+
 }  // namespace ayar

@@ -91,6 +91,25 @@ CREATE TABLE samples (
 );
 CREATE INDEX samples_by_run ON samples(run_id, name, t_s);
 )sql"},
+    // A study's cells (configuration x profile) in the order they run, each with its state, so that a
+    // killed study resumes where it stopped. `engine_log` keeps the end of the log of an engine that did
+    // not start.
+    {2, R"sql(
+CREATE TABLE study_cells (
+  study_id       INTEGER NOT NULL REFERENCES studies(id) ON DELETE CASCADE,
+  idx            INTEGER NOT NULL,
+  configuration  TEXT NOT NULL,
+  profile        TEXT NOT NULL,
+  phase          TEXT NOT NULL DEFAULT 'options' CHECK (phase IN ('options', 'follow-up')),
+  status         TEXT NOT NULL DEFAULT 'pending'
+                 CHECK (status IN ('pending', 'running', 'done', 'failed-to-start', 'failed')),
+  run_id         INTEGER REFERENCES runs(id) ON DELETE SET NULL,
+  updated_at     REAL,
+  error          TEXT NOT NULL DEFAULT '',
+  engine_log     TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY (study_id, idx)
+);
+)sql"},
 };
 
 }  // namespace

@@ -332,7 +332,10 @@ std::vector<RunOutcome> BenchmarkRun::run() {
     engineSpec.flags.push_back(
         EngineFlag::option("--tokenizer", std::filesystem::absolute(spec.tokenizer).string()));
   }
-  EngineLauncher launcher(engineSpec, catalogue, launchOptions);
+  std::optional<EngineLauncher> ownLauncher;
+  if (!spec.startedEngine) ownLauncher.emplace(engineSpec, catalogue, launchOptions);
+  EngineLauncher& launcher = spec.startedEngine ? *spec.startedEngine : *ownLauncher;
+  if (spec.startedEngine) engineSpec = launcher.spec();
   for (const auto& warning : launcher.flagWarnings())
     stage("warning: " + warning.message);
   {
@@ -346,13 +349,15 @@ std::vector<RunOutcome> BenchmarkRun::run() {
       state.launcher = nullptr;
     }
   } launcherReset{*m_state};
-  if (spec.engine.kind == EngineKind::Remote) {
+  if (spec.startedEngine) {
+    stage("using the engine at " + launcher.baseUrl());
+  } else if (spec.engine.kind == EngineKind::Remote) {
     stage("checking " + spec.engine.normalizedBaseUrl());
   } else {
     stage("starting " + launcher.engineTemplate().displayName + " (" + spec.engine.model + ")");
   }
-  launcher.start();
-  if (spec.engine.kind != EngineKind::Remote) {
+  if (!spec.startedEngine) launcher.start();
+  if (spec.engine.kind != EngineKind::Remote && !spec.startedEngine) {
     stage("engine ready at " + launcher.baseUrl() + ": " + launcher.displayCommand());
   }
   const std::string baseUrl = launcher.baseUrl();
@@ -472,6 +477,10 @@ std::vector<RunOutcome> BenchmarkRun::run() {
 
     RunInfo info;
     info.label = spec.label;
+    if (spec.studyId) {
+      info.kind = RunKind::StudyPart;
+      info.studyId = spec.studyId;
+    }
     info.backend = backend;
     info.baseUrl = baseUrl;
     info.endpoint = endpoint;
@@ -672,8 +681,10 @@ std::vector<RunOutcome> BenchmarkRun::run() {
   }
 
   if (spec.serverProfiler) postProfilerSwitch(baseUrl + "/stop_profile", apiKey, stage);
-  if (spec.engine.kind != EngineKind::Remote) stage("stopping the engine");
-  launcher.stop();
+  if (!spec.startedEngine) {
+    if (spec.engine.kind != EngineKind::Remote) stage("stopping the engine");
+    launcher.stop();
+  }
   return outcomes;
 }
 

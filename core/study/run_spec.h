@@ -14,6 +14,8 @@
 
 namespace ayar {
 
+class EngineLauncher;
+
 // Everything one benchmark needs: where requests go (an engine Ayar starts, or a remote endpoint),
 // what and when to send (the profile), how to summarise, and where to keep the results.
 struct RunSpec {
@@ -53,6 +55,12 @@ struct RunSpec {
   std::filesystem::path engineLogPath;
   // The ayar-engine to run for a bundled engine; empty: next to this executable, else $PATH.
   std::filesystem::path bundledEngine;
+  // An engine the caller started and keeps running (a study's EngineSession, started once for all
+  // the profiles of a configuration): the run sends its requests there, records `engine` as the
+  // configuration, and neither starts nor stops it. Null: the run starts and stops its own.
+  EngineLauncher* startedEngine = nullptr;
+  // The study this run is a cell of: stored as a part of it.
+  std::optional<std::int64_t> studyId;
 };
 
 }  // namespace ayar

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <string>
 #include <thread>
+#include <tuple>
+#include <utility>
 
 #include "core/error.h"
 
@@ -33,9 +35,21 @@ double parseMilliseconds(std::string_view text, std::string_view value) {
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), ms);
   if (text.empty() || error != std::errc() || end != text.data() + text.size() || !std::isfinite(ms) ||
       ms < 0.0 || ms > kMaxFixedMs) {
-    badProfile(value, "TTFT_MS and ITL_MS must be milliseconds between 0 and 3600000, e.g. fixed:200,20");
+    badProfile(value,
+               "both numbers must be milliseconds between 0 and 3600000, e.g. fixed:200,20 or step:10,5");
   }
   return ms;
+}
+
+// "A,B" after a prefix: two milliseconds.
+std::pair<double, double> parseTwoMilliseconds(std::string_view numbers, std::string_view value,
+                                               std::string_view form) {
+  const std::size_t comma = numbers.find(',');
+  if (comma == std::string_view::npos) {
+    badProfile(value, "expected two numbers, " + std::string(form));
+  }
+  return {parseMilliseconds(numbers.substr(0, comma), value),
+          parseMilliseconds(numbers.substr(comma + 1), value)};
 }
 
 SimProfile roofline(std::string name, double peakBytesPerSecond, std::int64_t memoryBytes) {
@@ -86,6 +100,9 @@ class SimBackend final : public Backend {
                                 fromMs(m_profile.ttftMs + m_profile.itlMs * seq.generatedSoFar));
       }
     }
+    if (m_profile.kind == SimProfile::Kind::kStep && !batch.empty()) {
+      std::this_thread::sleep_until(start + fromMs(stepMilliseconds(m_profile, batch.size())));
+    }
     if (m_profile.kind == SimProfile::Kind::kRoofline && !batch.empty()) {
       std::this_thread::sleep_until(start +
                                     fromMs(1e3 * rooflineStepCost(m_model, m_profile, batch).seconds));
@@ -114,21 +131,30 @@ SimProfile SimProfile::parse(std::string_view value) {
   if (value == "h100") return roofline("h100", 3.35e12, kH100MemoryBytes);
   if (value == "h200") return roofline("h200", 4.8e12, kH200MemoryBytes);
   constexpr std::string_view kFixedPrefix = "fixed:";
-  if (!value.starts_with(kFixedPrefix)) {
-    badProfile(value, "unknown profile; use h100, h200 or fixed:TTFT_MS,ITL_MS (e.g. fixed:200,20)");
-  }
-  const std::string_view numbers = value.substr(kFixedPrefix.size());
-  const std::size_t comma = numbers.find(',');
-  if (comma == std::string_view::npos) {
-    badProfile(value, "expected two numbers, fixed:TTFT_MS,ITL_MS (e.g. fixed:200,20)");
-  }
+  constexpr std::string_view kStepPrefix = "step:";
   SimProfile profile;
-  profile.kind = Kind::kFixed;
-  profile.name = "fixed";
-  profile.ttftMs = parseMilliseconds(numbers.substr(0, comma), value);
-  profile.itlMs = parseMilliseconds(numbers.substr(comma + 1), value);
   profile.deviceMemoryBytes = kH200MemoryBytes;
-  return profile;
+  if (value.starts_with(kFixedPrefix)) {
+    profile.kind = Kind::kFixed;
+    profile.name = "fixed";
+    std::tie(profile.ttftMs, profile.itlMs) = parseTwoMilliseconds(
+        value.substr(kFixedPrefix.size()), value, "fixed:TTFT_MS,ITL_MS (e.g. fixed:200,20)");
+    return profile;
+  }
+  if (value.starts_with(kStepPrefix)) {
+    profile.kind = Kind::kStep;
+    profile.name = "step";
+    std::tie(profile.stepBaseMs, profile.stepPerSeqMs) = parseTwoMilliseconds(
+        value.substr(kStepPrefix.size()), value, "step:BASE_MS,PER_SEQ_MS (e.g. step:10,5)");
+    return profile;
+  }
+  badProfile(value,
+             "unknown profile; use h100, h200, fixed:TTFT_MS,ITL_MS (e.g. fixed:200,20) or "
+             "step:BASE_MS,PER_SEQ_MS (e.g. step:10,5)");
+}
+
+double stepMilliseconds(const SimProfile& profile, std::size_t sequences) {
+  return profile.stepBaseMs + profile.stepPerSeqMs * static_cast<double>(sequences);
 }
 
 std::int64_t simulatedDeviceMemoryBytes(const SimProfile& profile) {

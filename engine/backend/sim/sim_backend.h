@@ -16,6 +16,11 @@ namespace ayar::engine {
 // `fixed:TTFT_MS,ITL_MS`: every request's first token is released exactly TTFT ms after its arrival and
 // each later one exactly ITL ms after the previous one, whatever else runs (for testing clients).
 //
+// `step:BASE_MS,PER_SEQ_MS`: every step takes BASE_MS + PER_SEQ_MS x (sequences in the step), tokens
+// released at the step's end. A bigger batch (--max-num-seqs) makes each step slower but serves more
+// sequences per step, so a flag search has a known answer: with all requests at once and a TPOT
+// limit T, the largest batch whose step fits is floor((T - BASE_MS) / PER_SEQ_MS).
+//
 // `h100` / `h200`: a roofline per step, time = max(bytes / bandwidth, flops / tensor rate) + overhead,
 // with effective (achieved) rates rather than datasheet peaks:
 //   - HBM bandwidth: H100 SXM 3.35 TB/s peak, H200 4.8 TB/s peak (NVIDIA datasheets). Achieved: a device
@@ -26,12 +31,15 @@ namespace ayar::engine {
 //     GH100 compute). Large cuBLAS bf16 GEMMs and flash attention achieve roughly 70% of it: 692 TFLOP/s.
 //   - Per-step overhead: 30 us (graph launch, sampling, host bookkeeping of a C++ engine).
 struct SimProfile {
-  enum class Kind { kFixed, kRoofline };
+  enum class Kind { kFixed, kStep, kRoofline };
   Kind kind = Kind::kFixed;
-  std::string name;  // "fixed", "h100", "h200"
+  std::string name;  // "fixed", "step", "h100", "h200"
   // kFixed
   double ttftMs = 0.0;
   double itlMs = 0.0;
+  // kStep
+  double stepBaseMs = 0.0;
+  double stepPerSeqMs = 0.0;
   // kRoofline
   double memoryBytesPerSecond = 0.0;  // effective
   double flopsPerSecond = 0.0;        // effective, dense bf16
@@ -43,8 +51,11 @@ struct SimProfile {
   static SimProfile parse(std::string_view value);
 };
 
+// The length of one step of a step profile over `sequences` sequences: BASE_MS + PER_SEQ_MS x sequences.
+double stepMilliseconds(const SimProfile& profile, std::size_t sequences);
+
 // What nvidia-smi reports as total memory: H100 SXM 80 GB (81,559 MiB), H200 141 GB (143,771 MiB).
-// Fixed mode has no device; it reports the H200's so that every preset fits.
+// Fixed and step modes have no device; they report the H200's so that every preset fits.
 std::int64_t simulatedDeviceMemoryBytes(const SimProfile& profile);
 
 // The roofline of one step, from counting bytes and FLOPs (see SimProfile). For a fixed profile only
@@ -61,8 +72,8 @@ StepCost rooflineStepCost(const ModelConfig& model, const SimProfile& profile,
                           std::span<const SeqStep> batch);
 
 // A backend with no math: random token ids drawn from [0, 151643) (never a special token), seeded, on
-// the profile's timing. Fixed mode returns from step() at once and sets StepOutput::releaseAt; roofline
-// mode sleeps until the modelled end of the step and releases tokens at once.
+// the profile's timing. Fixed mode returns from step() at once and sets StepOutput::releaseAt; step and
+// roofline modes sleep until the modelled end of the step and release tokens at once.
 std::unique_ptr<Backend> makeSimBackend(const ModelConfig& model, const SimProfile& profile,
                                         std::uint64_t seed);
 

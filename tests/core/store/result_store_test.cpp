@@ -327,6 +327,83 @@ TEST(ResultStore, RunsBelongToAStudyUntilTheStudyIsDeleted) {
   EXPECT_FALSE(run->info.studyId);
 }
 
+TEST(ResultStore, StudyCellsKeepTheirOrderStateRunAndEngineLog) {
+  test::TempDir dir;
+  const auto path = dir / "ayar.db";
+  ResultStore store(path);
+  const std::int64_t study = store.createStudy("smoke", {{"name", "smoke"}});
+  std::vector<StudyCell> cells(3);
+  for (int i = 0; i < 3; ++i) {
+    cells[static_cast<std::size_t>(i)].index = i;
+    cells[static_cast<std::size_t>(i)].configuration = i < 2 ? "baseline" : "fast";
+    cells[static_cast<std::size_t>(i)].profile = i % 2 == 0 ? "p1" : "p2";
+  }
+  store.addStudyCells(study, cells);
+  RunInfo info;
+  info.kind = RunKind::StudyPart;
+  info.studyId = study;
+  StudyCell done = cells[0];
+  done.status = CellStatus::Done;
+  done.runId = writeFinishedRun(path, info, RunStatus::Completed);
+  EXPECT_TRUE(store.updateStudyCell(study, done));
+  StudyCell broken = cells[2];
+  broken.status = CellStatus::FailedToStart;
+  broken.error = "ayar-engine exited during start-up";
+  broken.engineLog = "error: unknown model\n";
+  EXPECT_TRUE(store.updateStudyCell(study, broken));
+
+  // Adding again leaves the existing cells as they are and adds the new ones (follow-up cells).
+  StudyCell followUp;
+  followUp.index = 3;
+  followUp.configuration = "baseline";
+  followUp.profile = "p3";
+  followUp.phase = "follow-up";
+  cells.push_back(followUp);
+  store.addStudyCells(study, cells);
+
+  const auto stored = ResultStore(path).listStudyCells(study);
+  ASSERT_EQ(stored.size(), 4u);
+  EXPECT_EQ(stored[0].status, CellStatus::Done);
+  EXPECT_EQ(stored[0].runId, done.runId);
+  EXPECT_EQ(stored[1].status, CellStatus::Pending);
+  EXPECT_FALSE(stored[1].runId);
+  EXPECT_EQ(stored[2].status, CellStatus::FailedToStart);
+  EXPECT_EQ(stored[2].engineLog, "error: unknown model\n");
+  EXPECT_EQ(stored[2].error, "ayar-engine exited during start-up");
+  EXPECT_EQ(stored[3].phase, "follow-up");
+  EXPECT_EQ(stored[3].profile, "p3");
+  ASSERT_TRUE(store.findStudy(study));
+  EXPECT_EQ(store.findStudy(study)->name, "smoke");
+  EXPECT_FALSE(store.findStudy(study + 1));
+  EXPECT_FALSE(store.updateStudyCell(study + 1, done));
+
+  // A deleted study takes its cells with it.
+  EXPECT_TRUE(store.deleteStudy(study));
+  EXPECT_TRUE(store.listStudyCells(study).empty());
+  EXPECT_EQ(parseCellStatus("failed-to-start"), CellStatus::FailedToStart);
+  EXPECT_THROW(parseCellStatus("finished"), Error);
+}
+
+TEST(ResultStore, AVersionOneFileGainsStudyCellsAndKeepsItsRuns) {
+  test::TempDir dir;
+  const auto path = dir / "old.db";
+  {
+    ResultStore store(path);
+    writeFinishedRun(path, RunInfo{}, RunStatus::Completed, 2);
+  }
+  {
+    test::RawSqlite raw(path);
+    raw.exec("DROP TABLE study_cells");
+    raw.exec("PRAGMA user_version = 1");
+  }
+  ResultStore store(path);
+  EXPECT_EQ(store.schemaVersion(), latestSchemaVersion());
+  EXPECT_EQ(store.listRuns().size(), 1u);
+  const std::int64_t study = store.createStudy("s", {});
+  store.addStudyCells(study, {StudyCell{}});
+  EXPECT_EQ(store.listStudyCells(study).size(), 1u);
+}
+
 TEST(ResultStore, AWriterForAnUnknownStudyIsRefused) {
   test::TempDir dir;
   RunInfo info;

@@ -53,7 +53,8 @@ TEST(SimProfile, ParsesFixedTimingsAndGpuProfiles) {
 
 TEST(SimProfile, RejectsMalformedValuesNamingThem) {
   for (const char* value : {"", "h300", "H100", "fixed", "fixed:", "fixed:1", "fixed:a,b", "fixed:-1,2",
-                            "fixed:1,2,3", "fixed:1e400,1", "fixed:nan,1", "fixed:1,", "fixed: 1,2"}) {
+                            "fixed:1,2,3", "fixed:1e400,1", "fixed:nan,1", "fixed:1,", "fixed: 1,2", "step",
+                            "step:", "step:4", "step:-1,2", "step:1,x", "Step:1,2"}) {
     try {
       SimProfile::parse(value);
       ADD_FAILURE() << "accepted '" << value << "'";
@@ -63,6 +64,17 @@ TEST(SimProfile, RejectsMalformedValuesNamingThem) {
           << error.what();
     }
   }
+}
+
+TEST(SimProfile, ParsesStepTimings) {
+  const SimProfile step = SimProfile::parse("step:10,2.5");
+  EXPECT_EQ(step.kind, SimProfile::Kind::kStep);
+  EXPECT_EQ(step.name, "step");
+  EXPECT_EQ(step.stepBaseMs, 10.0);
+  EXPECT_EQ(step.stepPerSeqMs, 2.5);
+  EXPECT_EQ(stepMilliseconds(step, 1), 12.5);
+  EXPECT_EQ(stepMilliseconds(step, 8), 30.0);
+  EXPECT_GE(simulatedDeviceMemoryBytes(step), simulatedDeviceMemoryBytes(SimProfile::parse("h200")));
 }
 
 TEST(SimBackend, IsSimulatedAndSizesKvBlocksInBf16) {
@@ -235,6 +247,23 @@ TEST(SimBackend, ARooflineStepTakesTheModelledTime) {
   EXPECT_LT(took, 3 * modelled + 0.05);  // sleep_until overshoots on a loaded machine, not by 10x
 }
 
+TEST(SimBackend, AStepTakesBasePlusPerSequenceTimesTheBatch) {
+  const ModelConfig model = preset("qwen3-tiny");
+  const SimProfile profile = SimProfile::parse("step:4,2");
+  const auto backend = makeSimBackend(model, profile, 1);
+  for (int count : {1, 6}) {
+    const Batch batch(count, 100);
+    StepOutput out;
+    const auto start = Clock::now();
+    backend->step(batch.steps(), out);
+    const double tookMs = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    EXPECT_TRUE(out.releaseAt.empty());  // released at once, at the end of the step
+    EXPECT_EQ(out.sampled.size(), static_cast<std::size_t>(count));
+    EXPECT_GE(tookMs, 4.0 + 2.0 * count) << count << " sequences";
+    EXPECT_LT(tookMs, 3 * (4.0 + 2.0 * count) + 50.0) << count << " sequences";
+  }
+}
+
 // Delivery times of one request's events, taken in the sink on the loop's thread.
 class Timeline {
  public:
@@ -380,6 +409,49 @@ void expectOnTime(double ttftMs, double itlMs, const std::vector<double>& arriva
 
 TEST(SimFixed, FirstTokenAtArrivalPlusTtftThenOneEveryItl) {
   expectOnTime(30.0, 5.0, {0, 7, 9, 23, 41, 42, 80, 95}, 12);
+}
+
+// Through the real loop: with every request in at once and --max-num-seqs B, the decode steps hold B
+// sequences, so the gap between tokens is BASE + PER_SEQ x B; a smaller cap gives shorter gaps.
+double medianTokenGapMs(int maxNumSeqs, int requests, int maxTokens) {
+  std::vector<Timeline> timelines(static_cast<std::size_t>(requests));
+  SchedulerConfig config;
+  config.numBlocks = 4096;
+  config.blockSize = 16;
+  config.maxNumSeqs = maxNumSeqs;
+  config.maxNumBatchedTokens = 8192;
+  {
+    EngineLoop loop(makeSimBackend(preset("qwen3-tiny"), SimProfile::parse("step:3,2"), 3), config);
+    for (int i = 0; i < requests; ++i) {
+      GenerationRequest request;
+      request.requestId = "r" + std::to_string(i);
+      request.promptTokens.assign(20, 17);
+      request.maxTokens = maxTokens;
+      request.ignoreEos = true;
+      request.arrival = Clock::now();
+      EXPECT_EQ(loop.submit(std::move(request), timelines[static_cast<std::size_t>(i)].sink()),
+                EngineLoop::SubmitResult::kAccepted);
+    }
+    for (Timeline& timeline : timelines)
+      EXPECT_TRUE(timeline.waitFinished());
+  }
+  std::vector<double> gaps;
+  for (Timeline& timeline : timelines) {
+    const auto times = timeline.times();
+    for (std::size_t k = 1; k < times.size(); ++k)
+      gaps.push_back(std::chrono::duration<double, std::milli>(times[k] - times[k - 1]).count());
+  }
+  std::sort(gaps.begin(), gaps.end());
+  return gaps.empty() ? 0.0 : gaps[gaps.size() / 2];  // the median: robust to a parked thread
+}
+
+TEST(SimStep, TheTokenGapFollowsTheBatchCap) {
+  const double two = medianTokenGapMs(2, 8, 6);    // 3 + 2 x 2 = 7 ms
+  const double eight = medianTokenGapMs(8, 8, 6);  // 3 + 2 x 8 = 19 ms
+  EXPECT_GE(two, 7.0);
+  EXPECT_LT(two, 7.0 + 5.0);
+  EXPECT_GE(eight, 19.0);
+  EXPECT_LT(eight, 19.0 + 5.0);
 }
 
 TEST(SimFixed, SixtyFourConcurrentRequestsKeepExactTimings) {

@@ -1,0 +1,24 @@
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+
+#include "core/report/report_document.h"
+
+namespace ayar {
+
+// The report of a stored study in the seed documents' shape, in `language`:
+//   - the conclusion: the recommended configuration and its serving command, and the before/after
+//     table per profile (baseline vs recommended on the deciding figure, "1.26x faster");
+//   - the notes, the goal and the setup (model, hardware, engine versions, profiles, method, and
+//     whether the engine was simulated);
+//   - one section per option with its flags, serving command and result block per profile (the log
+//     of an engine that did not start in its place);
+//   - the options summary table (option | optimised | baseline | comparison);
+//   - the follow-up profiles with the baseline's and the recommended configuration's results.
+// Every phrase comes from the report catalogue. Throws ayar::Error naming the study when the store
+// has no such study.
+ReportDocument buildStudyReport(const std::filesystem::path& storePath, std::int64_t studyId,
+                                ReportLanguage language);
+
+}  // namespace ayar

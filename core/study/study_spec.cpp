@@ -1,0 +1,396 @@
+#include "core/study/study_spec.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <set>
+
+#include "core/engines/resources_dir.h"
+#include "core/error.h"
+
+namespace ayar {
+
+namespace {
+
+using nlohmann::json;
+
+// Reads a study's fields; every failure names the source and the field.
+class StudyReader {
+ public:
+  explicit StudyReader(std::string source) : m_source(std::move(source)) {}
+
+  [[noreturn]] void fail(const std::string& field, const std::string& what) const {
+    throw Error(m_source + ": " + field + ": " + what);
+  }
+
+  void onlyKeys(const json& object, const std::string& field, const std::set<std::string>& keys) const {
+    for (const auto& [key, value] : object.items()) {
+      if (keys.count(key)) continue;
+      std::string known;
+      for (const auto& name : keys)
+        known += (known.empty() ? "" : ", ") + name;
+      fail(field.empty() ? key : field + "." + key, "unknown field (known: " + known + ")");
+    }
+  }
+
+  std::string string(const json& object, const std::string& field, const char* key, bool required) const {
+    const std::string where = field.empty() ? key : field + "." + key;
+    if (!object.contains(key) || object.at(key).is_null()) {
+      if (required) fail(where, "is missing");
+      return {};
+    }
+    if (!object.at(key).is_string()) fail(where, "must be a string, not " + object.at(key).dump());
+    std::string text = object.at(key).get<std::string>();
+    if (required && text.empty()) fail(where, "is empty");
+    return text;
+  }
+
+  LocalizedText text(const json& object, const std::string& field, const char* key) const {
+    LocalizedText out;
+    if (!object.contains(key) || object.at(key).is_null()) return out;
+    const std::string where = field.empty() ? key : field + "." + key;
+    const json& value = object.at(key);
+    if (value.is_string()) {
+      out["en"] = value.get<std::string>();
+      return out;
+    }
+    if (!value.is_object()) fail(where, "must be a string or {\"en\": ..., \"tr\": ...}");
+    for (const auto& [language, words] : value.items()) {
+      if (language != "en" && language != "tr") fail(where + "." + language, "use the languages en and tr");
+      if (!words.is_string()) fail(where + "." + language, "must be a string");
+      out[language] = words.get<std::string>();
+    }
+    return out;
+  }
+
+  EngineSpec engine(const json& value, const std::string& field) const {
+    try {
+      return value.get<EngineSpec>();
+    } catch (const Error& error) {
+      fail(field, error.what());
+    } catch (const json::exception& error) {
+      fail(field, error.what());
+    }
+  }
+
+  std::vector<EngineFlag> flags(const json& object, const std::string& field, const char* key) const {
+    std::vector<EngineFlag> out;
+    if (!object.contains(key)) return out;
+    const std::string where = field + "." + key;
+    if (!object.at(key).is_array()) fail(where, "must be a list of flags");
+    std::size_t index = 0;
+    for (const auto& item : object.at(key)) {
+      const std::string at = where + "[" + std::to_string(index++) + "]";
+      try {
+        EngineFlag flag = item.get<EngineFlag>();
+        if (flag.name.empty() || (!flag.raw && flag.name.front() != '-'))
+          fail(at, "a flag name must start with a dash, like \"--max-num-seqs\"");
+        out.push_back(std::move(flag));
+      } catch (const Error& error) {
+        if (std::string(error.what()).rfind(m_source, 0) == 0) throw;
+        fail(at, error.what());
+      }
+    }
+    return out;
+  }
+
+  ProfileSpec profile(const json& value, const std::string& field) const {
+    if (value.is_string()) {
+      try {
+        return loadProfile(value.get<std::string>());
+      } catch (const Error& error) {
+        fail(field, error.what());
+      }
+    }
+    if (!value.is_object()) fail(field, "must be a profile name or a profile object");
+    ProfileSpec profile;
+    try {
+      from_json(value, profile);
+      profile.validate();
+    } catch (const Error& error) {
+      fail(field, error.what());
+    }
+    if (profile.name.empty()) fail(field + ".name", "an inline profile needs a name");
+    return profile;
+  }
+
+  std::vector<ProfileSpec> profiles(const json& object, const char* key, bool required) const {
+    std::vector<ProfileSpec> out;
+    if (!object.contains(key)) {
+      if (required) fail(key, "is missing: list the profiles to run (names or objects)");
+      return out;
+    }
+    if (!object.at(key).is_array()) fail(key, "must be a list of profile names or objects");
+    std::size_t index = 0;
+    for (const auto& item : object.at(key))
+      out.push_back(profile(item, std::string(key) + "[" + std::to_string(index++) + "]"));
+    if (required && out.empty()) fail(key, "is empty: list at least one profile");
+    return out;
+  }
+
+  std::optional<double> milliseconds(const json& object, const std::string& field, const char* key) const {
+    if (!object.contains(key) || object.at(key).is_null()) return std::nullopt;
+    const json& value = object.at(key);
+    if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() <= 0.0)
+      fail(field + "." + key, "must be a positive number of milliseconds, not " + value.dump());
+    return value.get<double>();
+  }
+
+ private:
+  std::string m_source;
+};
+
+json textJson(const LocalizedText& text) {
+  json out = json::object();
+  for (const auto& [language, words] : text)
+    out[language] = words;
+  return out;
+}
+
+std::filesystem::path studiesDir() {
+  return resourcesDir() / "studies";
+}
+
+}  // namespace
+
+std::string localized(const LocalizedText& text, const std::string& language, const std::string& fallback) {
+  if (auto found = text.find(language); found != text.end() && !found->second.empty()) return found->second;
+  if (auto found = text.find("en"); found != text.end() && !found->second.empty()) return found->second;
+  return fallback;
+}
+
+EngineSpec StudyVariant::resolve(const EngineSpec& baseline) const {
+  if (engine) return *engine;
+  EngineSpec out = baseline;
+  auto& flags = out.flags;
+  for (const std::string& removed : removeFlags) {
+    flags.erase(std::remove_if(flags.begin(), flags.end(),
+                               [&](const EngineFlag& flag) { return flag.name == removed; }),
+                flags.end());
+  }
+  for (const EngineFlag& added : addFlags) {
+    const auto same = std::find_if(flags.begin(), flags.end(), [&](const EngineFlag& flag) {
+      return !flag.raw && !added.raw && flag.name == added.name;
+    });
+    if (same != flags.end()) {
+      *same = added;
+    } else {
+      flags.push_back(added);
+    }
+  }
+  return out;
+}
+
+std::vector<StudyConfiguration> StudySpec::configurations() const {
+  std::vector<StudyConfiguration> out;
+  out.push_back({baselineName, baselineTitle, baselineName, baselineTitle, baseline, true});
+  for (const StudyVariant& variant : variants) {
+    out.push_back({variant.name, variant.title, variant.group.empty() ? variant.name : variant.group,
+                   variant.groupTitle.empty() ? variant.title : variant.groupTitle, variant.resolve(baseline),
+                   false});
+  }
+  return out;
+}
+
+void StudySpec::validate() const {
+  const std::string source = "study \"" + name + "\"";
+  if (name.empty()) throw Error("study: \"name\" is empty; give the study a name");
+  std::set<std::string> names{baselineName};
+  try {
+    baseline.validate();
+  } catch (const Error& error) {
+    throw Error(source + ": baseline.engine: " + error.what());
+  }
+  for (std::size_t i = 0; i < variants.size(); ++i) {
+    const std::string field = source + ": variants[" + std::to_string(i) + "]";
+    if (variants[i].name.empty()) throw Error(field + ".name: is empty");
+    if (!names.insert(variants[i].name).second)
+      throw Error(field + ".name: \"" + variants[i].name + "\" is used twice; names must be unique");
+    try {
+      variants[i].resolve(baseline).validate();
+    } catch (const Error& error) {
+      throw Error(field + ": " + error.what());
+    }
+  }
+  if (profiles.empty()) throw Error(source + ": profiles: list at least one profile");
+  std::set<std::string> profileNames;
+  for (const auto* list : {&profiles, &followUpProfiles}) {
+    for (const ProfileSpec& profile : *list) {
+      profile.validate();
+      if (list == &profiles && !profileNames.insert(profile.name).second)
+        throw Error(source + ": profiles: \"" + profile.name + "\" is listed twice");
+    }
+  }
+  if (warmupRequests < 0) throw Error(source + ": warmup_requests: must not be negative");
+}
+
+nlohmann::json studyToJson(const StudySpec& study) {
+  json out = json::object();
+  out["name"] = study.name;
+  if (!study.title.empty()) out["title"] = textJson(study.title);
+  if (!study.goal.empty()) out["goal"] = textJson(study.goal);
+  json baseline = {{"name", study.baselineName}, {"engine", study.baseline}};
+  if (!study.baselineTitle.empty()) baseline["title"] = textJson(study.baselineTitle);
+  out["baseline"] = baseline;
+  out["variants"] = json::array();
+  for (const StudyVariant& variant : study.variants) {
+    json item = {{"name", variant.name}};
+    if (!variant.title.empty()) item["title"] = textJson(variant.title);
+    if (!variant.group.empty()) item["group"] = variant.group;
+    if (!variant.groupTitle.empty()) item["group_title"] = textJson(variant.groupTitle);
+    if (!variant.addFlags.empty()) item["add_flags"] = variant.addFlags;
+    if (!variant.removeFlags.empty()) item["remove_flags"] = variant.removeFlags;
+    if (variant.engine) item["engine"] = *variant.engine;
+    out["variants"].push_back(item);
+  }
+  out["profiles"] = study.profiles;
+  if (!study.followUpProfiles.empty()) out["follow_up_profiles"] = study.followUpProfiles;
+  out["deciding_figure"] = std::string(runFigureKey(study.decidingFigure));
+  if (study.slo.any()) {
+    json slo = json::object();
+    if (study.slo.ttftMs) slo["ttft_ms"] = *study.slo.ttftMs;
+    if (study.slo.tpotMs) slo["tpot_ms"] = *study.slo.tpotMs;
+    if (study.slo.e2elMs) slo["e2el_ms"] = *study.slo.e2elMs;
+    out["slo"] = slo;
+  }
+  out["warmup_requests"] = study.warmupRequests;
+  if (!study.tokenizer.empty()) out["tokenizer"] = study.tokenizer;
+  if (!study.hardware.empty()) out["hardware"] = study.hardware;
+  return out;
+}
+
+StudySpec studyFromJson(const nlohmann::json& root, const std::string& source) {
+  const StudyReader reader(source);
+  if (!root.is_object()) throw Error(source + ": a study must be a JSON object");
+  reader.onlyKeys(root, "",
+                  {"name", "title", "goal", "baseline", "variants", "profiles", "follow_up_profiles",
+                   "deciding_figure", "slo", "warmup_requests", "tokenizer", "hardware"});
+  StudySpec study;
+  study.name = reader.string(root, "", "name", true);
+  study.title = reader.text(root, "", "title");
+  study.goal = reader.text(root, "", "goal");
+
+  if (!root.contains("baseline") || !root.at("baseline").is_object())
+    reader.fail("baseline",
+                "is missing: give {\"engine\": {...}} with the baseline's engine, model and flags");
+  const json& baseline = root.at("baseline");
+  reader.onlyKeys(baseline, "baseline", {"name", "title", "engine"});
+  const std::string baselineName = reader.string(baseline, "baseline", "name", false);
+  if (!baselineName.empty()) study.baselineName = baselineName;
+  study.baselineTitle = reader.text(baseline, "baseline", "title");
+  if (!baseline.contains("engine")) reader.fail("baseline.engine", "is missing");
+  study.baseline = reader.engine(baseline.at("engine"), "baseline.engine");
+
+  std::set<std::string> names{study.baselineName};
+  if (root.contains("variants")) {
+    if (!root.at("variants").is_array()) reader.fail("variants", "must be a list");
+    std::size_t index = 0;
+    for (const auto& item : root.at("variants")) {
+      const std::string field = "variants[" + std::to_string(index++) + "]";
+      if (!item.is_object()) reader.fail(field, "must be an object with a name and flags or an engine");
+      reader.onlyKeys(item, field,
+                      {"name", "title", "group", "group_title", "add_flags", "remove_flags", "engine"});
+      StudyVariant variant;
+      variant.name = reader.string(item, field, "name", true);
+      if (!names.insert(variant.name).second)
+        reader.fail(field + ".name", "\"" + variant.name + "\" is used twice; names must be unique");
+      variant.title = reader.text(item, field, "title");
+      variant.group = reader.string(item, field, "group", false);
+      variant.groupTitle = reader.text(item, field, "group_title");
+      variant.addFlags = reader.flags(item, field, "add_flags");
+      if (item.contains("remove_flags")) {
+        if (!item.at("remove_flags").is_array())
+          reader.fail(field + ".remove_flags", "must be a list of flag names");
+        for (const auto& name : item.at("remove_flags")) {
+          if (!name.is_string()) reader.fail(field + ".remove_flags", "must be a list of flag names");
+          variant.removeFlags.push_back(name.get<std::string>());
+        }
+      }
+      if (item.contains("engine")) {
+        if (!variant.addFlags.empty() || !variant.removeFlags.empty())
+          reader.fail(field, "give either \"engine\" (a whole engine) or add_flags/remove_flags, not both");
+        variant.engine = reader.engine(item.at("engine"), field + ".engine");
+      }
+      if (!variant.engine && variant.addFlags.empty() && variant.removeFlags.empty())
+        reader.fail(field, "changes nothing: give add_flags, remove_flags or an engine");
+      try {
+        variant.resolve(study.baseline).validate();
+      } catch (const Error& error) {
+        reader.fail(field, error.what());
+      }
+      study.variants.push_back(std::move(variant));
+    }
+  }
+
+  study.profiles = reader.profiles(root, "profiles", true);
+  std::set<std::string> profileNames;
+  for (std::size_t i = 0; i < study.profiles.size(); ++i) {
+    if (!profileNames.insert(study.profiles[i].name).second)
+      reader.fail("profiles[" + std::to_string(i) + "]",
+                  "\"" + study.profiles[i].name + "\" is listed twice");
+  }
+  study.followUpProfiles = reader.profiles(root, "follow_up_profiles", false);
+
+  if (root.contains("deciding_figure")) {
+    const std::string key = reader.string(root, "", "deciding_figure", true);
+    try {
+      study.decidingFigure = parseRunFigure(key);
+    } catch (const Error& error) {
+      reader.fail("deciding_figure", error.what());
+    }
+  }
+  if (root.contains("slo")) {
+    const json& slo = root.at("slo");
+    if (!slo.is_object()) reader.fail("slo", "must be an object like {\"ttft_ms\": 200, \"tpot_ms\": 50}");
+    reader.onlyKeys(slo, "slo", {"ttft_ms", "tpot_ms", "e2el_ms"});
+    study.slo.ttftMs = reader.milliseconds(slo, "slo", "ttft_ms");
+    study.slo.tpotMs = reader.milliseconds(slo, "slo", "tpot_ms");
+    study.slo.e2elMs = reader.milliseconds(slo, "slo", "e2el_ms");
+  }
+  if (study.decidingFigure == RunFigure::RequestGoodput && !study.slo.any())
+    reader.fail("deciding_figure", "request_goodput needs an \"slo\" to count the requests that meet it");
+  if (root.contains("warmup_requests")) {
+    const json& warmup = root.at("warmup_requests");
+    if (!warmup.is_number_integer() || warmup.get<long long>() < 0 || warmup.get<long long>() > 100000)
+      reader.fail("warmup_requests", "must be a whole number from 0 to 100000, not " + warmup.dump());
+    study.warmupRequests = warmup.get<int>();
+  }
+  study.tokenizer = reader.string(root, "", "tokenizer", false);
+  study.hardware = reader.string(root, "", "hardware", false);
+  return study;
+}
+
+StudySpec loadStudy(const std::string& nameOrPath) {
+  const bool isPath =
+      nameOrPath.find('/') != std::string::npos || (nameOrPath.size() > 5 && nameOrPath.ends_with(".json"));
+  std::filesystem::path file =
+      isPath ? std::filesystem::path(nameOrPath) : studiesDir() / (nameOrPath + ".json");
+  if (!isPath && !std::filesystem::exists(file)) {
+    std::string known;
+    for (const auto& name : listStudyPresets())
+      known += (known.empty() ? "" : ", ") + name;
+    throw Error("no study named \"" + nameOrPath + "\"; the studies are: " + known +
+                " (or give the path of a study JSON file)");
+  }
+  std::ifstream in(file);
+  if (!in) throw Error("cannot read the study file " + file.string() + ": check the path");
+  json root;
+  try {
+    root = json::parse(in);
+  } catch (const json::exception& error) {
+    throw Error("the study file " + file.string() + " is not valid JSON: " + error.what());
+  }
+  return studyFromJson(root, "study file " + file.string());
+}
+
+std::vector<std::string> listStudyPresets() {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(studiesDir(), ec)) {
+    if (entry.path().extension() == ".json") names.push_back(entry.path().stem().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+}  // namespace ayar

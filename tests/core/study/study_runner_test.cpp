@@ -1,0 +1,144 @@
+// A study over the real ayar-engine (sim backend with fixed timings) and a real SQLite store: the
+// known timings give known ratios, in both report languages.
+#include "core/study/study_runner.h"
+
+#include <gtest/gtest.h>
+
+#include <regex>
+
+#include "core/error.h"
+#include "core/store/result_store.h"
+#include "core/study/study_report.h"
+#include "tests/support/test_env.h"
+
+namespace ayar {
+namespace {
+
+// Baseline fixed:50,10 against fixed:40,8: every latency is 1.25x shorter. A third configuration
+// names a model the engine does not know, so its engine exits at start.
+StudySpec knownRatioStudy() {
+  return studyFromJson(nlohmann::json::parse(R"({
+    "name": "known-ratio",
+    "baseline": {"engine": {"kind": "bundled", "model": "qwen3-0.6b", "device": "sim",
+                            "flags": [{"name": "--sim-profile", "value": "fixed:50,10"}]}},
+    "variants": [
+      {"name": "broken", "engine": {"kind": "bundled", "model": "no-such-model", "device": "sim"}},
+      {"name": "fast", "title": {"en": "Fast", "tr": "Hızlı"},
+       "add_flags": [{"name": "--sim-profile", "value": "fixed:40,8"}]}
+    ],
+    "profiles": [{"name": "p", "dataset_name": "random", "num_prompts": 8, "random_input_len": 16,
+                  "random_output_len": 6, "ignore_eos": true, "request_rate": 20, "burstiness": "inf"}],
+    "deciding_figure": "mean_e2el_ms",
+    "warmup_requests": 1
+  })"),
+                       "test study");
+}
+
+StudyRunOptions engineOptions() {
+  StudyRunOptions options;
+  options.bundledEngine = AYAR_ENGINE_BIN;
+  return options;
+}
+
+// The optimised cell of the before/after table's first row.
+std::string beforeAfterCell(const ReportDocument& report) {
+  for (const ReportSection& section : report.sections) {
+    for (const ReportBlock& block : section.blocks) {
+      if (block.kind == ReportBlock::Kind::Table && !block.rows.empty() && block.header.size() == 3)
+        return block.rows.front().at(2);
+    }
+  }
+  return {};
+}
+
+TEST(StudyRunner, FixedTimingsReadAboutOnePointTwoFiveTimesFasterInBothLanguages) {
+  test::TempDir dir;
+  const auto store = dir / "ayar.db";
+  const std::int64_t id = StudyRunner::create(knownRatioStudy(), store);
+  std::vector<std::string> finished;
+  StudyObserver observer;
+  observer.onCellFinished = [&](const StudyCell& cell, int total) {
+    EXPECT_EQ(total, 3);
+    finished.push_back(cell.configuration + ":" + std::string(toString(cell.status)));
+  };
+  StudyRunner(store, id, engineOptions(), observer).run();
+  EXPECT_EQ(finished, (std::vector<std::string>{"baseline:done", "broken:failed-to-start", "fast:done"}));
+
+  ResultStore reader(store);
+  const auto cells = reader.listStudyCells(id);
+  ASSERT_EQ(cells.size(), 3u);
+  EXPECT_NE(cells[1].engineLog.find("Unknown model 'no-such-model'"), std::string::npos)
+      << cells[1].engineLog;
+  EXPECT_NE(cells[1].error.find("exited during start-up"), std::string::npos) << cells[1].error;
+  ASSERT_TRUE(cells[2].runId);
+  const auto run = reader.findRun(*cells[2].runId);
+  ASSERT_TRUE(run);
+  EXPECT_EQ(run->info.kind, RunKind::StudyPart);
+  EXPECT_EQ(run->info.studyId, id);
+  EXPECT_EQ(run->summary["completed"], 8);  // the warm-up request is not counted
+  EXPECT_EQ(reader.findStudy(id)->status, RunStatus::Completed);
+
+  const ReportDocument english = buildStudyReport(store, id, ReportLanguage::English);
+  const ReportDocument turkish = buildStudyReport(store, id, ReportLanguage::Turkish);
+  EXPECT_EQ(english.data["recommended"], "fast");
+  const double ratio = english.data["speedup"].get<double>();
+  EXPECT_NEAR(ratio, 1.25, 0.02);
+  // 50 + 10 x 5 = 100 ms against 40 + 8 x 5 = 80 ms, plus the same few tenths of a millisecond of
+  // client and loopback time on both sides.
+  const std::string en = beforeAfterCell(english);
+  const std::string tr = beforeAfterCell(turkish);
+  EXPECT_TRUE(std::regex_search(en, std::regex(R"(\(1\.2[3-6]x faster\))"))) << en;
+  EXPECT_TRUE(std::regex_search(tr, std::regex(R"(\(1\.2[3-6]x daha hızlı\))"))) << tr;
+  EXPECT_NE(en.find("Mean latency: "), std::string::npos) << en;
+  EXPECT_NE(tr.find("Ortalama gecikme: "), std::string::npos) << tr;
+
+  // The broken configuration is in the report with its log; the serving command is the fast one's.
+  const std::string markdown = renderMarkdown(english);
+  EXPECT_NE(markdown.find("The engine did not start"), std::string::npos);
+  EXPECT_NE(markdown.find("Unknown model 'no-such-model'"), std::string::npos);
+  EXPECT_NE(markdown.find("ayar-engine serve qwen3-0.6b --device sim --sim-profile fixed:40,8"),
+            std::string::npos)
+      << markdown;
+  EXPECT_NE(markdown.find("Simulated"), std::string::npos);
+  EXPECT_NE(renderMarkdown(turkish).find("Motor başlamadı"), std::string::npos);
+}
+
+TEST(StudyRunner, AResumedStudyRunsOnlyTheCellsNotDone) {
+  test::TempDir dir;
+  const auto store = dir / "ayar.db";
+  StudySpec study = knownRatioStudy();
+  study.variants.erase(study.variants.begin());  // only baseline and fast
+  const std::int64_t id = StudyRunner::create(study, store);
+  // The first cell as a killed study leaves it: done; the second was running when it died.
+  StudyRunner(store, id, engineOptions()).run();
+  ResultStore reader(store);
+  auto cells = reader.listStudyCells(id);
+  ASSERT_EQ(cells.size(), 2u);
+  const auto firstRun = cells[0].runId;
+  cells[1].status = CellStatus::Running;
+  cells[1].runId.reset();
+  reader.updateStudyCell(id, cells[1]);
+
+  std::vector<int> ran;
+  StudyObserver observer;
+  observer.onCellStarted = [&](const StudyCell& cell, int) { ran.push_back(cell.index); };
+  StudyRunner(store, id, engineOptions(), observer).run();
+  EXPECT_EQ(ran, (std::vector<int>{1}));
+  cells = reader.listStudyCells(id);
+  EXPECT_EQ(cells[0].runId, firstRun);
+  EXPECT_EQ(cells[1].status, CellStatus::Done);
+  EXPECT_EQ(buildStudyReport(store, id, ReportLanguage::English).data["recommended"], "fast");
+}
+
+TEST(StudyRunner, AnUnknownStudyIsAnErrorNamingIt) {
+  test::TempDir dir;
+  try {
+    StudyRunner(dir / "ayar.db", 7).run();
+    FAIL();
+  } catch (const Error& error) {
+    EXPECT_NE(std::string(error.what()).find("no study 7"), std::string::npos) << error.what();
+  }
+}
+
+}  // namespace
+}  // namespace ayar
