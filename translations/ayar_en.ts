@@ -51,6 +51,30 @@
         <source>CDF (%)</source>
         <translation>CDF (%)</translation>
     </message>
+    <message>
+        <source>Compare runs first, then export the comparison.</source>
+        <translation>Compare runs first, then export the comparison.</translation>
+    </message>
+    <message>
+        <source>Export report</source>
+        <translation>Export report</translation>
+    </message>
+    <message>
+        <source>PDF (*.pdf);;HTML (*.html);;Markdown (*.md);;CSV (*.csv);;JSON (*.json)</source>
+        <translation>PDF (*.pdf);;HTML (*.html);;Markdown (*.md);;CSV (*.csv);;JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Export report…</source>
+        <translation>Export report…</translation>
+    </message>
+    <message>
+        <source>PDF, HTML (charts embedded), Markdown, CSV or JSON, in the report language below</source>
+        <translation>PDF, HTML (charts embedded), Markdown, CSV or JSON, in the report language below</translation>
+    </message>
+    <message>
+        <source>Report language</source>
+        <translation>Report language</translation>
+    </message>
 </context>
 <context>
     <name>ayar::ComparisonTableModel</name>

@@ -106,6 +106,10 @@ void ChartWidget::connectLegendMarkers() {
   }
 }
 
+QImage ChartWidget::toImage() {
+  return m_view->grab().toImage();
+}
+
 bool ChartWidget::exportImage(const QString& path) {
   return m_view->grab().save(path);
 }

@@ -128,6 +128,15 @@ constexpr Phrase kPhrases[] = {
     {ReportText::StudyBaselineResult, "Baseline benchmark result", "Temel benchmark sonucu"},
     {ReportText::StudyOptimisedResult, "Optimised benchmark result", "Optimize edilmiş benchmark sonucu"},
     {ReportText::StudyCellsDone, "{0} of {1} cells done", "{1} hücreden {0} tamamlandı"},
+    {ReportText::ComparisonTitle, "Run comparison", "Çalıştırma karşılaştırması"},
+    {ReportText::ComparisonRuns, "Runs", "Çalıştırmalar"},
+    {ReportText::ComparisonRatioNote,
+     "Ratios: baseline / candidate for latencies, candidate / baseline for throughputs; above 1 the "
+     "candidate is better.",
+     "Oranlar: gecikmelerde temel / aday, işlem hacimlerinde aday / temel; 1'in üstünde aday daha iyidir."},
+    {ReportText::ComparisonTableCaption, "{0} against {1}", "{0} ile {1} karşılaştırması"},
+    {ReportText::ComparisonResultOf, "Result of {0}", "{0} sonucu"},
+    {ReportText::ComparisonCharts, "Distributions", "Dağılımlar"},
 };
 static_assert(std::size(kPhrases) == static_cast<std::size_t>(ReportText::Count_),
               "every ReportText needs its row in kPhrases");

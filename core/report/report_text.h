@@ -110,6 +110,13 @@ enum class ReportText {
   StudyBaselineResult,
   StudyOptimisedResult,
   StudyCellsDone,
+  // Comparison reports (the workbench's Compare area; one block, kept together).
+  ComparisonTitle,
+  ComparisonRuns,
+  ComparisonRatioNote,
+  ComparisonTableCaption,  // {0}: baseline name, {1}: candidate name
+  ComparisonResultOf,      // {0}: a run's name
+  ComparisonCharts,
   Count_
 };
 
