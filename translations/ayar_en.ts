@@ -51,6 +51,30 @@
         <source>CDF (%)</source>
         <translation>CDF (%)</translation>
     </message>
+    <message>
+        <source>Compare runs first, then export the comparison.</source>
+        <translation>Compare runs first, then export the comparison.</translation>
+    </message>
+    <message>
+        <source>Export report</source>
+        <translation>Export report</translation>
+    </message>
+    <message>
+        <source>PDF (*.pdf);;HTML (*.html);;Markdown (*.md);;CSV (*.csv);;JSON (*.json)</source>
+        <translation>PDF (*.pdf);;HTML (*.html);;Markdown (*.md);;CSV (*.csv);;JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Export report…</source>
+        <translation>Export report…</translation>
+    </message>
+    <message>
+        <source>PDF, HTML (charts embedded), Markdown, CSV or JSON, in the report language below</source>
+        <translation>PDF, HTML (charts embedded), Markdown, CSV or JSON, in the report language below</translation>
+    </message>
+    <message>
+        <source>Report language</source>
+        <translation>Report language</translation>
+    </message>
 </context>
 <context>
     <name>ayar::ComparisonTableModel</name>
@@ -251,20 +275,12 @@
         <translation>ms</translation>
     </message>
     <message>
-        <source>Throughput and load</source>
-        <translation>Throughput and load</translation>
-    </message>
-    <message>
         <source>output tokens/s</source>
         <translation>output tokens/s</translation>
     </message>
     <message>
         <source>requests in flight</source>
         <translation>requests in flight</translation>
-    </message>
-    <message>
-        <source>Engine (/metrics)</source>
-        <translation>Engine (/metrics)</translation>
     </message>
     <message>
         <source>queue (waiting)</source>
@@ -305,6 +321,26 @@
     <message>
         <source>Sent %1 · in flight %2 · done %3 · failed %4 of %5 · %6 s · %7</source>
         <translation>Sent %1 · in flight %2 · done %3 · failed %4 of %5 · %6 s · %7</translation>
+    </message>
+    <message>
+        <source>Output throughput</source>
+        <translation>Output throughput</translation>
+    </message>
+    <message>
+        <source>tokens/s</source>
+        <translation>tokens/s</translation>
+    </message>
+    <message>
+        <source>Load and engine state (/metrics)</source>
+        <translation>Load and engine state (/metrics)</translation>
+    </message>
+    <message>
+        <source>Stopped: what was measured is kept in the store.</source>
+        <translation>Stopped: what was measured is kept in the store.</translation>
+    </message>
+    <message>
+        <source>Finished.</source>
+        <translation>Finished.</translation>
     </message>
 </context>
 <context>

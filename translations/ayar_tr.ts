@@ -51,6 +51,30 @@
         <source>CDF (%)</source>
         <translation>CDF (%)</translation>
     </message>
+    <message>
+        <source>Compare runs first, then export the comparison.</source>
+        <translation>Önce çalıştırmaları karşılaştırın, sonra karşılaştırmayı dışa aktarın.</translation>
+    </message>
+    <message>
+        <source>Export report</source>
+        <translation>Raporu dışa aktar</translation>
+    </message>
+    <message>
+        <source>PDF (*.pdf);;HTML (*.html);;Markdown (*.md);;CSV (*.csv);;JSON (*.json)</source>
+        <translation>PDF (*.pdf);;HTML (*.html);;Markdown (*.md);;CSV (*.csv);;JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Export report…</source>
+        <translation>Raporu dışa aktar…</translation>
+    </message>
+    <message>
+        <source>PDF, HTML (charts embedded), Markdown, CSV or JSON, in the report language below</source>
+        <translation>PDF, HTML (grafikler gömülü), Markdown, CSV ya da JSON; aşağıdaki rapor dilinde</translation>
+    </message>
+    <message>
+        <source>Report language</source>
+        <translation>Rapor dili</translation>
+    </message>
 </context>
 <context>
     <name>ayar::ComparisonTableModel</name>
@@ -251,20 +275,12 @@
         <translation>ms</translation>
     </message>
     <message>
-        <source>Throughput and load</source>
-        <translation>İşlem hacmi ve yük</translation>
-    </message>
-    <message>
         <source>output tokens/s</source>
         <translation>çıkış token/sn</translation>
     </message>
     <message>
         <source>requests in flight</source>
         <translation>süren istekler</translation>
-    </message>
-    <message>
-        <source>Engine (/metrics)</source>
-        <translation>Motor (/metrics)</translation>
     </message>
     <message>
         <source>queue (waiting)</source>
@@ -305,6 +321,26 @@
     <message>
         <source>Sent %1 · in flight %2 · done %3 · failed %4 of %5 · %6 s · %7</source>
         <translation>%5 istekten gönderilen %1 · süren %2 · biten %3 · başarısız %4 · %6 sn · %7</translation>
+    </message>
+    <message>
+        <source>Output throughput</source>
+        <translation>Çıkış işlem hacmi</translation>
+    </message>
+    <message>
+        <source>tokens/s</source>
+        <translation>token/sn</translation>
+    </message>
+    <message>
+        <source>Load and engine state (/metrics)</source>
+        <translation>Yük ve motor durumu (/metrics)</translation>
+    </message>
+    <message>
+        <source>Stopped: what was measured is kept in the store.</source>
+        <translation>Durduruldu: ölçülenler sonuç deposunda saklandı.</translation>
+    </message>
+    <message>
+        <source>Finished.</source>
+        <translation>Bitti.</translation>
     </message>
 </context>
 <context>

@@ -70,6 +70,7 @@ void BoxPlotChart::setDistributions(const QList<Distribution>& distributions) {
   series->attachAxis(m_categoryAxis);
   series->attachAxis(m_valueAxis);
   m_valueAxis->setRange(0, top > 0 ? top * 1.08 : 1.0);
+  m_valueAxis->applyNiceNumbers();
 }
 
 QList<BoxFigures> BoxPlotChart::boxes() const {

@@ -41,6 +41,9 @@ ChartWidget::ChartWidget(QWidget* parent) : QWidget(parent) {
   m_chart = new QChart();
   m_chart->setAnimationOptions(QChart::NoAnimation);  // live charts redraw often; animations only lag
   m_chart->legend()->setAlignment(Qt::AlignBottom);
+  QFont legendFont = m_chart->legend()->font();
+  legendFont.setPointSizeF(legendFont.pointSizeF() * 0.85);
+  m_chart->legend()->setFont(legendFont);
   m_chart->setMargins(QMargins(4, 4, 4, 4));
   m_view = new ZoomingChartView(m_chart, this);
   auto* layout = new QVBoxLayout(this);
@@ -101,6 +104,10 @@ void ChartWidget::connectLegendMarkers() {
       marker->setFont(font);
     });
   }
+}
+
+QImage ChartWidget::toImage() {
+  return m_view->grab().toImage();
 }
 
 bool ChartWidget::exportImage(const QString& path) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QImage>
 #include <QString>
 #include <QWidget>
 
@@ -25,6 +26,8 @@ class ChartWidget : public QWidget {
   bool isDark() const { return m_dark; }
   // Writes the chart as it is drawn (PNG, or any format QImageWriter knows by the file's suffix).
   bool exportImage(const QString& path);
+  // The chart as drawn, for reports.
+  QImage toImage();
 
  protected:
   QChart* chart() const { return m_chart; }

@@ -67,7 +67,7 @@ void DistributionChart::setDistributions(const QList<Distribution>& distribution
   std::vector<std::vector<double>> sorted;
   for (const auto& d : distributions) {
     sorted.push_back(d.values);
-    std::sort(sorted.back().begin(), sorted.back().end());
+    if (!d.sorted) std::sort(sorted.back().begin(), sorted.back().end());
     if (sorted.back().empty()) continue;
     lo = any ? std::min(lo, sorted.back().front()) : sorted.back().front();
     hi = any ? std::max(hi, sorted.back().back()) : sorted.back().back();
@@ -81,6 +81,7 @@ void DistributionChart::setDistributions(const QList<Distribution>& distribution
   if (hi <= lo) hi = lo + 1.0;
   const double pad = (hi - lo) * 0.02;
   m_xAxis->setRange(std::max(0.0, lo - pad), hi + pad);
+  m_xAxis->applyNiceNumbers();
   const bool single = distributions.size() == 1;
   m_countAxis->setVisible(single);
 
@@ -114,7 +115,8 @@ void DistributionChart::setDistributions(const QList<Distribution>& distribution
     area->attachAxis(m_xAxis);
     area->attachAxis(m_countAxis);
     m_countAxis->setRange(0, std::ceil(maxCount * 1.1));
-    area->setName(distributions.front().name);
+    m_countAxis->applyNiceNumbers();
+    area->setName(m_countAxis->titleText().isEmpty() ? distributions.front().name : m_countAxis->titleText());
   }
 
   for (int i = 0; i < distributions.size(); ++i) {
@@ -145,8 +147,8 @@ void DistributionChart::setDistributions(const QList<Distribution>& distribution
       const double p = percentiles[k];
       const double v = percentileLinear(sorted.front(), p);
       auto* marker = new QLineSeries(this);
-      marker->setName(QStringLiteral("p%1 = %2")
-                          .arg(QString::fromStdString(percentileWord(p)), QLocale().toString(v, 'f', 1)));
+      marker->setName(QStringLiteral("p%1 %2").arg(QString::fromStdString(percentileWord(p)),
+                                                   QLocale().toString(v, 'g', 3)));
       marker->append(v, 0);
       marker->append(v, 100);
       marker->setProperty(kRole, QStringLiteral("marker"));

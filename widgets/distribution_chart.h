@@ -15,6 +15,7 @@ namespace ayar {
 struct Distribution {
   QString name;
   std::vector<double> values;
+  bool sorted = false;  // values already ascending: the chart skips sorting them
 };
 
 // A distribution of a latency figure. One distribution: its histogram (counts, left axis), its CDF

@@ -64,6 +64,8 @@ void EngineFlagForm::setTemplate(const EngineTemplate& engineTemplate) {
     switch (spec.type) {
       case FlagType::Bool: {
         auto* combo = new QComboBox(it->second);
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        combo->setMinimumContentsLength(8);
         combo->addItems({QString(), QString(), QString()});
         connect(combo, &QComboBox::currentIndexChanged, this, &EngineFlagForm::flagsChanged);
         editor = combo;
@@ -71,6 +73,8 @@ void EngineFlagForm::setTemplate(const EngineTemplate& engineTemplate) {
       }
       case FlagType::Choice: {
         auto* combo = new QComboBox(it->second);
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        combo->setMinimumContentsLength(8);
         combo->setEditable(spec.choicesOpen);
         combo->addItem(QString());
         for (const auto& choice : spec.choices)
@@ -111,8 +115,11 @@ void EngineFlagForm::retranslate() {
         fromStd(turkish && !spec.descriptionTr.empty() ? spec.descriptionTr : spec.descriptionEn);
     entry.editor->setToolTip(description);
     entry.label->setToolTip(description);
+    QString defaultText = spec.defaultValue ? fromStd(*spec.defaultValue) : QString();
+    if (spec.type == FlagType::Bool && spec.defaultValue)
+      defaultText = *spec.defaultValue == "true" ? tr("on") : tr("off");
     const QString engineDefault =
-        spec.defaultValue ? tr("engine default: %1").arg(fromStd(*spec.defaultValue)) : tr("engine default");
+        spec.defaultValue ? tr("engine default: %1").arg(defaultText) : tr("engine default");
     if (auto* combo = qobject_cast<QComboBox*>(entry.editor)) {
       if (spec.type == FlagType::Bool) {
         combo->setItemText(BoolDefault, engineDefault);

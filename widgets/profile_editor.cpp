@@ -60,6 +60,11 @@ ProfileEditor::ProfileEditor(QWidget* parent) : QWidget(parent) {
            m_numPrompts, m_inputLen, m_outputLen, m_rangeRatio, m_seed}) {
     m_form->addRow(new QLabel(this), w);
   }
+  // Combos as wide as the panel, not as their longest item (preset titles are sentences).
+  for (QComboBox* c : {m_preset, m_dataset, m_mode}) {
+    c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    c->setMinimumContentsLength(8);
+  }
   connect(m_preset, &QComboBox::activated, this, &ProfileEditor::applyPreset);
   for (QComboBox* c : {m_dataset, m_mode})
     connect(c, &QComboBox::currentIndexChanged, this, &ProfileEditor::profileChanged);

@@ -21,7 +21,7 @@ class TimeSeriesChart : public ChartWidget {
   Q_OBJECT
 
  public:
-  static constexpr int kMaxShownPoints = 2000;
+  static constexpr int kMaxShownPoints = 1200;
 
   explicit TimeSeriesChart(QWidget* parent = nullptr);
   ~TimeSeriesChart() override;

@@ -4,6 +4,7 @@
 #include <QClipboard>
 #include <QComboBox>
 #include <QEvent>
+#include <QFileDialog>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -14,8 +15,10 @@
 #include <QVBoxLayout>
 
 #include "app/gui/history_model.h"
+#include "app/report/report_export.h"
 #include "core/error.h"
 #include "core/metrics/latency_values.h"
+#include "core/report/comparison_report.h"
 #include "widgets/box_plot_chart.h"
 #include "widgets/comparison_table_model.h"
 #include "widgets/comparison_table_view.h"
@@ -32,13 +35,20 @@ ComparePage::ComparePage(HistoryModel* history, QWidget* parent) : QWidget(paren
   m_candidatesLabel = new QLabel(this);
   m_candidates = new QListWidget(this);
   m_candidates->setObjectName(QStringLiteral("candidateRuns"));
-  m_candidates->setMaximumHeight(110);
+  m_candidates->setMaximumHeight(72);
   m_metricLabel = new QLabel(this);
   m_metric = new QComboBox(this);
   for (int i = 0; i < 4; ++i)
     m_metric->addItem(QString());
   m_compare = new QPushButton(this);
   m_copy = new QPushButton(this);
+  m_export = new QPushButton(this);
+  m_export->setObjectName(QStringLiteral("exportReport"));
+  m_reportLanguageLabel = new QLabel(this);
+  m_reportLanguage = new QComboBox(this);
+  // Each language named in itself; the report's language is independent of the UI's.
+  m_reportLanguage->addItem(QStringLiteral("English"), QStringLiteral("en"));
+  m_reportLanguage->addItem(QStringLiteral("Türkçe"), QStringLiteral("tr"));
   m_model = new ComparisonTableModel(this);
   m_table = new ComparisonTableView(this);
   m_table->setComparisonModel(m_model);
@@ -55,6 +65,9 @@ ComparePage::ComparePage(HistoryModel* history, QWidget* parent) : QWidget(paren
   auto* buttons = new QVBoxLayout;
   buttons->addWidget(m_compare);
   buttons->addWidget(m_copy);
+  buttons->addWidget(m_export);
+  buttons->addWidget(m_reportLanguageLabel);
+  buttons->addWidget(m_reportLanguage);
   buttons->addStretch(1);
   choose->addLayout(buttons, 0, 4, 2, 1);
   choose->setColumnStretch(1, 1);
@@ -67,6 +80,7 @@ ComparePage::ComparePage(HistoryModel* history, QWidget* parent) : QWidget(paren
   splitter->addWidget(charts);
   splitter->setStretchFactor(0, 2);
   splitter->setStretchFactor(1, 3);
+  splitter->setSizes({300, 480});
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(choose);
   layout->addWidget(splitter, 1);
@@ -74,6 +88,18 @@ ComparePage::ComparePage(HistoryModel* history, QWidget* parent) : QWidget(paren
   connect(m_history, &QAbstractItemModel::modelReset, this, &ComparePage::refillChoices);
   connect(m_compare, &QPushButton::clicked, this, &ComparePage::compareChosen);
   connect(m_metric, &QComboBox::currentIndexChanged, this, &ComparePage::showMetric);
+  connect(m_export, &QPushButton::clicked, this, [this] {
+    if (m_runs.empty()) {
+      emit failed(tr("Compare runs first, then export the comparison."));
+      return;
+    }
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export report"), QStringLiteral("ayar-comparison.pdf"),
+        tr("PDF (*.pdf);;HTML (*.html);;Markdown (*.md);;CSV (*.csv);;JSON (*.json)"));
+    if (path.isEmpty()) return;
+    const QString error = exportReport(path);
+    if (!error.isEmpty()) emit failed(error);
+  });
   connect(m_copy, &QPushButton::clicked, this,
           [this] { QApplication::clipboard()->setText(m_table->toTabSeparated()); });
   retranslate();
@@ -90,6 +116,10 @@ void ComparePage::retranslate() {
   m_metric->setItemText(3, tr("End-to-end latency"));
   m_compare->setText(tr("Compare"));
   m_copy->setText(tr("Copy table"));
+  m_export->setText(tr("Export report…"));
+  m_export->setToolTip(
+      tr("PDF, HTML (charts embedded), Markdown, CSV or JSON, in the report language below"));
+  m_reportLanguageLabel->setText(tr("Report language"));
   m_model->setLanguage(
       QLocale().language() == QLocale::Turkish ? ReportLanguage::Turkish : ReportLanguage::English,
       QLocale());
@@ -175,11 +205,47 @@ void ComparePage::showMetric() {
   m_cdf->setAxisTitles(unit, tr("requests"), tr("CDF (%)"));
   m_box->setValueTitle(unit);
   if (m_runs.empty()) return;
-  QList<Distribution> distributions;
-  for (const LoadedRun& run : m_runs)
+  QList<Distribution> distributions, boxes;
+  for (const LoadedRun& run : m_runs) {
     distributions.append({run.name, latencyValuesMs(run.records, metric)});
+    boxes.append({run.shortName, distributions.back().values});
+  }
   m_cdf->setDistributions(distributions);
-  m_box->setDistributions(distributions);
+  m_box->setDistributions(boxes);
+}
+
+void ComparePage::setReportLanguage(ReportLanguage language) {
+  m_reportLanguage->setCurrentIndex(language == ReportLanguage::Turkish ? 1 : 0);
+}
+
+QString ComparePage::exportReport(const QString& path) {
+  if (m_runs.empty()) return tr("Compare runs first, then export the comparison.");
+  const ReportLanguage language = m_reportLanguage->currentData().toString() == QLatin1String("tr")
+                                      ? ReportLanguage::Turkish
+                                      : ReportLanguage::English;
+  auto reportRun = [](const LoadedRun& run) {
+    ComparisonReportRun r;
+    r.name = run.name.toStdString();
+    r.summary = run.summary;
+    r.requestRate = run.requestRate;
+    const auto& result = run.run.result;
+    r.simulated = result.is_object() && result.contains("ayar") && result["ayar"].is_object() &&
+                  result["ayar"].value("simulated", false);
+    return r;
+  };
+  std::vector<ComparisonReportRun> candidates;
+  for (std::size_t i = 1; i < m_runs.size(); ++i)
+    candidates.push_back(reportRun(m_runs[i]));
+  const ReportDocument document = buildComparisonReport(reportRun(m_runs.front()), candidates, language);
+  const std::vector<ReportChart> charts{
+      {m_cdf->title() + QStringLiteral(" — ") + m_metric->currentText(), m_cdf->toImage()},
+      {m_box->title() + QStringLiteral(" — ") + m_metric->currentText(), m_box->toImage()}};
+  try {
+    writeReportFile(document, charts, path, reportFileFormatFor(path));
+  } catch (const Error& e) {
+    return QString::fromUtf8(e.what());
+  }
+  return {};
 }
 
 }  // namespace ayar

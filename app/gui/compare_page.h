@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "app/gui/stored_run.h"
+#include "core/report/report_text.h"
 
 class QComboBox;
 class QLabel;
@@ -31,6 +32,10 @@ class ComparePage : public QWidget {
   // Shows the comparison of these runs (the first is the baseline). Throws ayar::Error for a run that is
   // not in the store.
   void compare(std::int64_t baseline, const std::vector<std::int64_t>& candidates);
+  // Writes the comparison as a report in the chosen report language; the format follows the file's
+  // suffix (.pdf, .html, .md, .csv, .json). Returns an error message, empty on success.
+  QString exportReport(const QString& path);
+  void setReportLanguage(ReportLanguage language);
   void setDark(bool dark);
 
   ComparisonTableModel* tableModel() const { return m_model; }
@@ -58,6 +63,9 @@ class ComparePage : public QWidget {
   QComboBox* m_metric = nullptr;
   QPushButton* m_compare = nullptr;
   QPushButton* m_copy = nullptr;
+  QPushButton* m_export = nullptr;
+  QComboBox* m_reportLanguage = nullptr;
+  QLabel* m_reportLanguageLabel = nullptr;
   QLabel* m_baselineLabel = nullptr;
   QLabel* m_candidatesLabel = nullptr;
   QLabel* m_metricLabel = nullptr;

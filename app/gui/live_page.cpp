@@ -18,8 +18,8 @@ namespace ayar {
 namespace {
 
 enum LatencySeries { TtftSeries, E2eSeries };
-enum ThroughputSeries { TokensSeries, InFlightSeries };
-enum ServerSeries { WaitingSeries, RunningSeries, KvCacheSeries };
+enum ThroughputSeries { TokensSeries };
+enum ServerSeries { InFlightSeries, WaitingSeries, RunningSeries, KvCacheSeries };
 enum GpuSeries { UtilizationSeries, MemorySeries, PowerSeries };
 
 }  // namespace
@@ -41,8 +41,8 @@ LivePage::LivePage(RunController* controller, QWidget* parent) : QWidget(parent)
   m_latency->addSeries(QStringLiteral("E2E"));
   m_throughput = new TimeSeriesChart(this);
   m_throughput->addSeries(QString());
-  m_throughput->addSeries(QString());
   m_server = new TimeSeriesChart(this);
+  m_server->addSeries(QString());
   m_server->addSeries(QString());
   m_server->addSeries(QString());
   m_server->addSeries(QString());
@@ -55,6 +55,7 @@ LivePage::LivePage(RunController* controller, QWidget* parent) : QWidget(parent)
   top->addWidget(m_progress, 1);
   top->addWidget(m_stop);
   auto* grid = new QGridLayout;
+  m_grid = grid;
   grid->addWidget(m_latency, 0, 0);
   grid->addWidget(m_throughput, 0, 1);
   grid->addWidget(m_server, 1, 0);
@@ -68,6 +69,7 @@ LivePage::LivePage(RunController* controller, QWidget* parent) : QWidget(parent)
   connect(controller, &RunController::started, this, [this] {
     reset();
     m_stop->setEnabled(true);
+    m_endState = 0;
     updateProgress();
   });
   connect(controller, &RunController::stageChanged, this, [this](quint64, const QString& message) {
@@ -78,11 +80,13 @@ LivePage::LivePage(RunController* controller, QWidget* parent) : QWidget(parent)
           [this](quint64, std::size_t firstRecord, std::size_t firstSample) {
             onUpdated(firstRecord, firstSample);
           });
-  connect(controller, &RunController::finished, this, [this](quint64, qint64, bool, const QString& error) {
-    m_stop->setEnabled(false);
-    updateProgress();
-    if (!error.isEmpty()) m_stage->setText(error);
-  });
+  connect(controller, &RunController::finished, this,
+          [this](quint64, qint64, bool cancelled, const QString& error) {
+            m_stop->setEnabled(false);
+            m_endState = cancelled ? 2 : 1;
+            updateProgress();
+            m_stage->setText(error.isEmpty() ? endText() : error);
+          });
   retranslate();
 }
 
@@ -91,11 +95,11 @@ void LivePage::retranslate() {
   m_stop->setToolTip(tr("Stop the run and keep what was measured"));
   m_latency->setTitle(tr("Latency per request"));
   m_latency->setAxisTitles(tr("time (s)"), tr("ms"));
-  m_throughput->setTitle(tr("Throughput and load"));
+  m_throughput->setTitle(tr("Output throughput"));
   m_throughput->setSeriesName(TokensSeries, tr("output tokens/s"));
-  m_throughput->setSeriesName(InFlightSeries, tr("requests in flight"));
-  m_throughput->setAxisTitles(tr("time (s)"), QString());
-  m_server->setTitle(tr("Engine (/metrics)"));
+  m_throughput->setAxisTitles(tr("time (s)"), tr("tokens/s"));
+  m_server->setTitle(tr("Load and engine state (/metrics)"));
+  m_server->setSeriesName(InFlightSeries, tr("requests in flight"));
   m_server->setSeriesName(WaitingSeries, tr("queue (waiting)"));
   m_server->setSeriesName(RunningSeries, tr("running"));
   m_server->setSeriesName(KvCacheSeries, tr("KV cache use (%)"));
@@ -105,7 +109,18 @@ void LivePage::retranslate() {
   m_gpu->setSeriesName(MemorySeries, tr("memory (GiB)"));
   m_gpu->setSeriesName(PowerSeries, tr("power (W)"));
   m_gpu->setAxisTitles(tr("time (s)"), QString());
+  if (m_endState != 0) m_stage->setText(endText());
   updateProgress();
+}
+
+QString LivePage::endText() const {
+  return m_endState == 2 ? tr("Stopped: what was measured is kept in the store.") : tr("Finished.");
+}
+
+void LivePage::setGpuAvailable(bool available) {
+  m_gpu->setVisible(available);
+  m_grid->removeWidget(m_server);
+  m_grid->addWidget(m_server, 1, 0, 1, available ? 1 : 2);
 }
 
 void LivePage::changeEvent(QEvent* event) {
@@ -161,7 +176,7 @@ void LivePage::onUpdated(std::size_t firstNewRecord, std::size_t firstNewSample)
       auto it = m_sampleSeries.find(name);
       return it == m_sampleSeries.end() ? QList<QPointF>() : it->second;
     };
-    m_throughput->setPoints(InFlightSeries, series("client.in_flight"));
+    m_server->setPoints(InFlightSeries, series("client.in_flight"));
     m_server->setPoints(WaitingSeries, series("server.waiting"));
     m_server->setPoints(RunningSeries, series("server.running"));
     QList<QPointF> kv = series("server.kv_cache_usage");

@@ -6,6 +6,7 @@
 #include <map>
 #include <string>
 
+class QGridLayout;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -27,6 +28,8 @@ class LivePage : public QWidget {
   explicit LivePage(RunController* controller, QWidget* parent = nullptr);
 
   void setDark(bool dark);
+  // Without a GPU that NVML sees, the GPU chart is hidden.
+  void setGpuAvailable(bool available);
   // For tests and the benchmark.
   TimeSeriesChart* latencyChart() const { return m_latency; }
   TimeSeriesChart* throughputChart() const { return m_throughput; }
@@ -42,6 +45,7 @@ class LivePage : public QWidget {
 
  private:
   void retranslate();
+  QString endText() const;
   void reset();
   void onUpdated(std::size_t firstNewRecord, std::size_t firstNewSample);
   void updateProgress();
@@ -51,6 +55,7 @@ class LivePage : public QWidget {
   QLabel* m_counts = nullptr;
   QLabel* m_stage = nullptr;
   QPushButton* m_stop = nullptr;
+  QGridLayout* m_grid = nullptr;
   TimeSeriesChart* m_latency = nullptr;
   TimeSeriesChart* m_throughput = nullptr;
   TimeSeriesChart* m_server = nullptr;
@@ -59,6 +64,7 @@ class LivePage : public QWidget {
   std::vector<double> m_tokensPerSecond;  // chunks per 1 s bin from the run's origin
   std::map<std::string, QList<QPointF>> m_sampleSeries;
   QString m_stageText;
+  int m_endState = 0;  // 0 running or idle, 1 finished, 2 stopped
 };
 
 }  // namespace ayar

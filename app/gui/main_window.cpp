@@ -19,6 +19,7 @@
 #include <QStyle>
 #include <QStyleFactory>
 #include <QTabWidget>
+#include <cmath>
 
 #include "app/gui/compare_page.h"
 #include "app/gui/gpu_monitor.h"
@@ -84,6 +85,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
   m_tabs->setObjectName(QStringLiteral("areas"));
   m_tabs->setDocumentMode(true);
   m_live = new LivePage(m_controller, m_tabs);
+  m_live->setGpuAvailable(m_gpu->available());
   m_results = new ResultsPage(m_tabs);
   m_compare = new ComparePage(m_history, m_tabs);
   m_compare->setStore(m_store.get());
@@ -115,6 +117,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
   m_logDock->setWidget(m_log);
   addDockWidget(Qt::BottomDockWidgetArea, m_logDock);
   resizeDocks({m_logDock}, {140}, Qt::Vertical);
+  resizeDocks({m_setupDock}, {440}, Qt::Horizontal);
 
   m_status = new QLabel(this);
   statusBar()->addWidget(m_status, 1);
@@ -272,13 +275,25 @@ void MainWindow::onRunFinished(quint64, qint64 storeRunId, bool cancelled, const
     emit runFinished(storeRunId, error);
     return;
   }
-  if (storeRunId >= 0 && openRun(storeRunId)) {
+  if (!m_controller->outcomes().empty()) {
+    // The outcome in memory is what the store holds: no reading it back (a second for 50,000 requests).
+    const RunOutcome& outcome = m_controller->outcomes().back();
+    const RunSpec& spec = m_controller->spec();
+    StoredRun run;
+    run.id = storeRunId;
+    run.info.label = spec.label;
+    run.info.model = spec.engine.model;
+    run.info.servedModelName = spec.engine.servedModelName;
+    const QString name = storeRunId >= 0 ? HistoryModel::runName(run) : QString::fromStdString(outcome.title);
+    m_results->showRun(
+        name, outcome.records, outcome.summary,
+        std::isfinite(outcome.requestRate) ? std::optional<double>(outcome.requestRate) : std::nullopt,
+        cancelled ? RunStatus::Cancelled : RunStatus::Completed, &m_controller->sortedLatencyValues());
+    showArea(ResultsArea);
+  }
+  if (storeRunId >= 0) {
     showMessage(cancelled ? tr("Run #%1 stopped; what was measured is kept").arg(storeRunId)
                           : tr("Run #%1 finished").arg(storeRunId));
-  } else if (!m_controller->outcomes().empty()) {
-    const RunOutcome& outcome = m_controller->outcomes().back();
-    m_results->showRun(QString::fromStdString(outcome.title), outcome.records, outcome.summary);
-    showArea(ResultsArea);
   }
   emit runFinished(storeRunId, error);
 }
@@ -286,8 +301,7 @@ void MainWindow::onRunFinished(quint64, qint64 storeRunId, bool cancelled, const
 bool MainWindow::openRun(qint64 id) {
   try {
     const LoadedRun run = loadStoredRun(*m_store, id);
-    QString title = run.name + QStringLiteral(" · ") + HistoryModel::statusText(run.run.status);
-    m_results->showRun(title, run.records, run.summary, run.requestRate);
+    m_results->showRun(run.name, run.records, run.summary, run.requestRate, run.run.status);
     showArea(ResultsArea);
     return true;
   } catch (const Error& e) {
@@ -335,6 +349,7 @@ void MainWindow::refreshHistory() {
 
 void MainWindow::setLanguage(const QString& code) {
   m_language->apply(code);
+  m_lastMessage.clear();  // a message in the old language would stay untranslated
   // Qt posts LanguageChange to every widget: deliver them now, so that the window is in the new
   // language when this returns.
   QCoreApplication::sendPostedEvents(nullptr, QEvent::LanguageChange);

@@ -7,6 +7,7 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
+#include "app/gui/history_model.h"
 #include "core/metrics/latency_values.h"
 #include "widgets/distribution_chart.h"
 #include "widgets/run_summary_view.h"
@@ -32,6 +33,7 @@ ResultsPage::ResultsPage(QWidget* parent) : QWidget(parent) {
   splitter->addWidget(chartsBox);
   splitter->setStretchFactor(0, 2);
   splitter->setStretchFactor(1, 5);
+  splitter->setSizes({260, 620});
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(m_heading);
   layout->addWidget(splitter, 1);
@@ -49,9 +51,13 @@ void ResultsPage::retranslate() {
     m_charts[i]->setTitle(names[i]);
     m_charts[i]->setAxisTitles(names[i] + tr(" (ms)"), tr("requests"), tr("CDF (%)"));
   }
-  m_heading->setText(
-      m_title.isEmpty() ? tr("No run shown yet: start one from Setup or open one from History.") : m_title);
+  m_heading->setText(heading());
   setReportLanguageFromUi();
+}
+
+QString ResultsPage::heading() const {
+  if (m_title.isEmpty()) return tr("No run shown yet: start one from Setup or open one from History.");
+  return m_status ? m_title + QStringLiteral(" · ") + HistoryModel::statusText(*m_status) : m_title;
 }
 
 void ResultsPage::setReportLanguageFromUi() {
@@ -70,21 +76,29 @@ void ResultsPage::setDark(bool dark) {
 }
 
 void ResultsPage::showRun(const QString& title, std::span<const RequestRecord> records,
-                          const RunSummary& summary, std::optional<double> requestRate) {
+                          const RunSummary& summary, std::optional<double> requestRate,
+                          std::optional<RunStatus> status,
+                          const std::vector<std::vector<double>>* sortedValues) {
   m_title = title;
-  m_heading->setText(title);
+  m_status = status;
+  m_heading->setText(heading());
   m_summary->setSummary(summary, requestRate);
   setReportLanguageFromUi();
   const std::vector<double> percentiles =
       summary.percentiles.empty() ? std::vector<double>{50, 90, 99} : summary.percentiles;
   for (std::size_t i = 0; i < m_charts.size(); ++i) {
     const LatencyMetric metric = kAllLatencyMetrics[i];
-    m_charts[i]->setDistributions({{title, latencyValuesMs(records, metric)}}, percentiles);
+    if (sortedValues && sortedValues->size() == m_charts.size()) {
+      m_charts[i]->setDistributions({{title, (*sortedValues)[i], true}}, percentiles);
+    } else {
+      m_charts[i]->setDistributions({{title, latencyValuesMs(records, metric)}}, percentiles);
+    }
   }
 }
 
 void ResultsPage::clear() {
   m_title.clear();
+  m_status.reset();
   m_summary->clear();
   for (auto* chart : m_charts)
     chart->clear();

@@ -7,6 +7,7 @@
 
 #include "core/load/request_record.h"
 #include "core/metrics/run_summary.h"
+#include "core/store/run_types.h"
 
 class QLabel;
 
@@ -23,8 +24,11 @@ class ResultsPage : public QWidget {
  public:
   explicit ResultsPage(QWidget* parent = nullptr);
 
+  // `status`, when given, follows the title in the UI language.
   void showRun(const QString& title, std::span<const RequestRecord> records, const RunSummary& summary,
-               std::optional<double> requestRate = std::nullopt);
+               std::optional<double> requestRate = std::nullopt,
+               std::optional<RunStatus> status = std::nullopt,
+               const std::vector<std::vector<double>>* sortedValues = nullptr);
   void clear();
   void setDark(bool dark);
   void setReportLanguageFromUi();
@@ -42,6 +46,8 @@ class ResultsPage : public QWidget {
   RunSummaryView* m_summary = nullptr;
   std::vector<DistributionChart*> m_charts;  // in kAllLatencyMetrics order
   QString m_title;
+  std::optional<RunStatus> m_status;
+  QString heading() const;
 };
 
 }  // namespace ayar

@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "core/error.h"
+#include "core/metrics/latency_values.h"
 
 namespace ayar {
 
@@ -23,6 +24,7 @@ struct RunController::Shared {
   QStringList log;
   bool done = false;
   std::vector<RunOutcome> outcomes;
+  std::vector<std::vector<double>> sortedValues;
   QString error;
 };
 
@@ -78,14 +80,22 @@ quint64 RunController::start(RunSpec spec) {
 
   QThread* thread = QThread::create([shared] {
     std::vector<RunOutcome> outcomes;
+    std::vector<std::vector<double>> sortedValues;
     QString error;
     try {
       outcomes = shared->run->run();
+      if (!outcomes.empty()) {
+        for (LatencyMetric metric : kAllLatencyMetrics) {
+          sortedValues.push_back(latencyValuesMs(outcomes.back().records, metric));
+          std::sort(sortedValues.back().begin(), sortedValues.back().end());
+        }
+      }
     } catch (const std::exception& e) {
       error = QString::fromUtf8(e.what());
     }
     std::lock_guard lock(shared->mutex);
     shared->outcomes = std::move(outcomes);
+    shared->sortedValues = std::move(sortedValues);
     shared->error = error;
     shared->done = true;
     shared->endedAt = std::chrono::steady_clock::now();
@@ -97,6 +107,8 @@ quint64 RunController::start(RunSpec spec) {
   m_records.clear();
   m_samples.clear();
   m_outcomes.clear();
+  m_sortedValues.clear();
+  m_lastProgress = {};
   m_running = true;
   thread->start();
   m_timer.start();
@@ -109,7 +121,9 @@ void RunController::stop() {
 }
 
 LoadProgress RunController::progress() const {
-  return m_current ? m_current->run->progress() : LoadProgress{};
+  if (!m_current || !m_running) return m_lastProgress;
+  const LoadProgress p = m_current->run->progress();
+  return p.total > 0 ? p : m_lastProgress;
 }
 
 double RunController::elapsedS() const {
@@ -132,6 +146,10 @@ void RunController::drain() {
     log.swap(m_current->log);
   }
   const quint64 token = m_current->token;
+  if (m_running) {
+    const LoadProgress p = m_current->run->progress();
+    if (p.total > 0) m_lastProgress = p;
+  }
   for (const auto& stage : stages)
     emit stageChanged(token, QString::fromStdString(stage));
   if (!log.isEmpty()) emit engineLog(token, log);
@@ -161,11 +179,19 @@ void RunController::onThreadFinished(const std::shared_ptr<Shared>& shared) {
   {
     std::lock_guard lock(shared->mutex);
     m_outcomes = std::move(shared->outcomes);
+    m_sortedValues = std::move(shared->sortedValues);
     error = shared->error;
   }
   if (!m_outcomes.empty()) {
-    if (m_outcomes.back().storeRunId) storeRunId = *m_outcomes.back().storeRunId;
-    cancelled = cancelled || m_outcomes.back().cancelled;
+    const RunOutcome& last = m_outcomes.back();
+    if (last.storeRunId) storeRunId = *last.storeRunId;
+    cancelled = cancelled || last.cancelled;
+    // The final counts: the last live sample may predate the last requests.
+    m_lastProgress.completed = static_cast<std::size_t>(last.summary.completed);
+    m_lastProgress.failed = static_cast<std::size_t>(last.summary.failed);
+    m_lastProgress.sent = m_lastProgress.completed + m_lastProgress.failed;
+    m_lastProgress.inFlight = 0;
+    if (!cancelled) m_lastProgress.total = m_lastProgress.sent;
   }
   emit finished(shared->token, storeRunId, cancelled, error);
 }

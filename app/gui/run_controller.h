@@ -41,12 +41,16 @@ class RunController : public QObject {
   // The current (or last) run's data on the UI thread: records in arrival order, samples by time.
   const std::vector<RequestRecord>& records() const { return m_records; }
   const std::vector<Sample>& samples() const { return m_samples; }
+  // The run's counts; after it ended, the last counts it had.
   LoadProgress progress() const;
   // Seconds since the run started (frozen when it ends).
   double elapsedS() const;
   const RunSpec& spec() const { return m_spec; }
   // The outcome of the run that finished last (empty before, and after a failed run).
   const std::vector<RunOutcome>& outcomes() const { return m_outcomes; }
+  // The last outcome's per-request values of each latency metric (kAllLatencyMetrics order), sorted
+  // on the worker thread so that showing a large run's distributions does not stall the window.
+  const std::vector<std::vector<double>>& sortedLatencyValues() const { return m_sortedValues; }
   // Gauges taken once a second on the sampler thread and stored with the run (GPU figures).
   void setExtraSampler(std::function<std::vector<Sample>(double)> sampler) {
     m_extraSampler = std::move(sampler);
@@ -74,7 +78,9 @@ class RunController : public QObject {
   std::vector<RequestRecord> m_records;
   std::vector<Sample> m_samples;
   std::vector<RunOutcome> m_outcomes;
+  std::vector<std::vector<double>> m_sortedValues;
   QTimer m_timer;
+  LoadProgress m_lastProgress;
   std::function<std::vector<Sample>(double)> m_extraSampler;
 };
 

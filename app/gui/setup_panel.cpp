@@ -165,6 +165,7 @@ SetupPanel::SetupPanel(const EngineCatalogue& catalogue, QWidget* parent)
   scroll->setWidget(content);
   scroll->setWidgetResizable(true);
   scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   m_start = new QPushButton(this);
   m_start->setObjectName(QStringLiteral("startButton"));
   m_start->setDefault(true);
@@ -177,8 +178,12 @@ SetupPanel::SetupPanel(const EngineCatalogue& catalogue, QWidget* parent)
   layout->setContentsMargins(4, 4, 4, 4);
   layout->addWidget(scroll, 1);
   layout->addLayout(buttons);
-  setMinimumWidth(340);
+  setMinimumWidth(400);
 
+  for (QComboBox* c : {m_kind, m_device, m_model, m_externalEngine}) {
+    c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    c->setMinimumContentsLength(8);
+  }
   connect(m_start, &QPushButton::clicked, this, &SetupPanel::startRequested);
   connect(m_stop, &QPushButton::clicked, this, &SetupPanel::stopRequested);
   connect(m_kind, &QComboBox::currentIndexChanged, this, &SetupPanel::onKindChanged);
@@ -252,6 +257,11 @@ const EngineTemplate* SetupPanel::currentTemplate() const {
 void SetupPanel::onKindChanged() {
   const int index = std::max(0, m_kind->currentIndex());
   m_stack->setCurrentIndex(index);
+  // The stack takes the height of its current page only, not of its tallest.
+  for (int i = 0; i < m_stack->count(); ++i)
+    m_stack->widget(i)->setSizePolicy(QSizePolicy::Preferred,
+                                      i == index ? QSizePolicy::Preferred : QSizePolicy::Ignored);
+  m_stack->adjustSize();
   const EngineTemplate* t = currentTemplate();
   m_flagsBox->setVisible(t != nullptr);
   if (t && t->name != m_flags->engineTemplate().name) {

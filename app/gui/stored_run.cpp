@@ -16,6 +16,9 @@ LoadedRun loadStoredRun(ResultStore& store, std::int64_t id) {
   loaded.records = std::move(detail->requests);
   loaded.samples = std::move(detail->samples);
   loaded.name = HistoryModel::runName(loaded.run);
+  loaded.shortName = QStringLiteral("#%1").arg(loaded.run.id);
+  if (!loaded.run.info.label.empty())
+    loaded.shortName += QLatin1Char(' ') + QString::fromStdString(loaded.run.info.label);
   bool fromFile = false;
   for (const nlohmann::json* source : {&loaded.run.result, &loaded.run.summary}) {
     if (fromFile || !source->is_object() || source->empty()) continue;

@@ -20,6 +20,7 @@ struct LoadedRun {
   RunSummary summary;
   std::optional<double> requestRate;  // the configured rate, when finite
   QString name;                       // "#12 baseline (qwen3-0.6b)"
+  QString shortName;                  // "#12 baseline"
 };
 
 // Throws ayar::Error when the run is not in the store.

@@ -160,6 +160,15 @@ constexpr Phrase kPhrases[] = {
     {ReportText::CapacityNone, "No request rate probed held the limits.",
      "Denenen hiçbir istek hızı sınırları karşılamadı."},
     {ReportText::CapacityChart, "Goodput against request rate", "İstek hızına göre goodput"},
+    {ReportText::ComparisonTitle, "Run comparison", "Çalıştırma karşılaştırması"},
+    {ReportText::ComparisonRuns, "Runs", "Çalıştırmalar"},
+    {ReportText::ComparisonRatioNote,
+     "Ratios: baseline / candidate for latencies, candidate / baseline for throughputs; above 1 the "
+     "candidate is better.",
+     "Oranlar: gecikmelerde temel / aday, işlem hacimlerinde aday / temel; 1'in üstünde aday daha iyidir."},
+    {ReportText::ComparisonTableCaption, "{0} against {1}", "{0} ile {1} karşılaştırması"},
+    {ReportText::ComparisonResultOf, "Result of {0}", "{0} sonucu"},
+    {ReportText::ComparisonCharts, "Distributions", "Dağılımlar"},
 };
 static_assert(std::size(kPhrases) == static_cast<std::size_t>(ReportText::Count_),
               "every ReportText needs its row in kPhrases");

@@ -2,9 +2,13 @@
 // (timing simulator, fixed timings) and a real store.
 #include <gtest/gtest.h>
 
+#include <QFile>
 #include <QLineEdit>
+#include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <algorithm>
+#include <nlohmann/json.hpp>
 
 #include "app/gui/compare_page.h"
 #include "app/gui/history_model.h"
@@ -105,6 +109,43 @@ TEST(Workbench, TwoSimRunsFillTheLiveChartsAndResultsAndCompareAsTheirTimingsSay
         table->index(r, ComparisonTableModel::Ratio).data().toString().endsWith(QStringLiteral("x faster")));
   }
   EXPECT_TRUE(sawTtft);
+
+  // Every export format, in Turkish, read back: JSON and CSV parsed, HTML and PDF naming both runs.
+  compare->setReportLanguage(ReportLanguage::Turkish);
+  const QString base = QString::fromStdString((dir / "comparison").string());
+  for (const char* suffix : {".pdf", ".html", ".md", ".csv", ".json"}) {
+    const QString error = compare->exportReport(base + QLatin1String(suffix));
+    EXPECT_TRUE(error.isEmpty()) << suffix << ": " << error.toStdString();
+  }
+  const auto read = [&](const char* suffix) {
+    QFile file(base + QLatin1String(suffix));
+    EXPECT_TRUE(file.open(QIODevice::ReadOnly)) << suffix;
+    return QString::fromUtf8(file.readAll());
+  };
+  const QString baselineName = compare->runs()[0].name, candidateName = compare->runs()[1].name;
+  const auto json = nlohmann::json::parse(read(".json").toStdString());
+  EXPECT_EQ(json["language"], "tr");
+  EXPECT_EQ(json["data"]["baseline"], baselineName.toStdString());
+  const double jsonSpeedup =
+      json["data"]["candidates"][0]["figures"]["mean_ttft_ms"]["speedup"].get<double>();
+  EXPECT_NEAR(jsonSpeedup, 2.0, 0.4);
+  const QStringList csvLines = read(".csv").split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+  ASSERT_GE(csvLines.size(), 3);
+  EXPECT_TRUE(std::any_of(csvLines.begin(), csvLines.end(), [](const QString& line) {
+    return line.contains(QStringLiteral("Ortalama TTFT")) && line.contains(QStringLiteral("daha hızlı"));
+  }));
+  const QString html = read(".html");
+  EXPECT_TRUE(html.contains(baselineName.toHtmlEscaped()) && html.contains(candidateName.toHtmlEscaped()));
+  EXPECT_TRUE(html.contains(QStringLiteral("data:image/png;base64,")));
+  EXPECT_TRUE(read(".md").contains(QStringLiteral("daha hızlı")));
+  EXPECT_TRUE(read(".pdf").startsWith(QStringLiteral("%PDF-")));
+  QProcess pdftotext;
+  pdftotext.start(QStringLiteral("pdftotext"), {base + QStringLiteral(".pdf"), QStringLiteral("-")});
+  ASSERT_TRUE(pdftotext.waitForFinished(30000)) << "pdftotext (poppler-utils, scripts/setup.sh installs it)";
+  const QString pdfText = QString::fromUtf8(pdftotext.readAllStandardOutput());
+  EXPECT_TRUE(pdfText.contains(baselineName)) << pdfText.left(400).toStdString();
+  EXPECT_TRUE(pdfText.contains(candidateName));
+  EXPECT_TRUE(pdfText.contains(QStringLiteral("Çalıştırma karşılaştırması")));
 }
 
 TEST(Workbench, StopKeepsWhatWasMeasuredAndTheRunListsAsStopped) {
