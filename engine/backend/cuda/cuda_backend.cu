@@ -12,7 +12,8 @@
 //               mlp out = m Wdown                         GEMM (added at the next norm)
 //   logits = rmsnorm(x + mlp out) Wlm_head for the last row of each sampling sequence; sampled on the GPU
 //
-// GEMMs of up to 4 rows (decode at small batch) use the own split-K GEMV, larger ones cuBLAS. A step in
+// GEMMs of up to 2 rows (decode at batch 1-2) use the own split-K GEMV, larger ones cuBLAS (at 4 rows
+// cuBLAS was already as fast, measured on an H200: docs/BENCHMARKS.md). A step in
 // which every sequence decodes one token and samples is captured once per (batch size, attention
 // splits, block-table width) as a CUDA graph and replayed.
 
@@ -143,7 +144,7 @@ int roundUp(int value, int multiple) {
 }
 
 // Steps of up to this many tokens use the own GEMV instead of cuBLAS (see bench_cuda_backend's rows).
-constexpr int kGemvRows = 4;
+constexpr int kGemvRows = 2;
 
 int nextPowerOfTwo(int value) {
   int p = 1;
