@@ -160,6 +160,14 @@ constexpr Phrase kPhrases[] = {
     {ReportText::CapacityNone, "No request rate probed held the limits.",
      "Denenen hiçbir istek hızı sınırları karşılamadı."},
     {ReportText::CapacityChart, "Goodput against request rate", "İstek hızına göre goodput"},
+    {ReportText::RunsReportTitle, "Run comparison", "Çalıştırma karşılaştırması"},
+    {ReportText::RunsReportRun, "Run {0}", "Çalıştırma {0}"},
+    {ReportText::RunsReportIntro,
+     "The first run is the baseline; ratios say how each other run compares with it.",
+     "İlk çalıştırma temel yapılandırmadır; oranlar diğer çalıştırmaların ona göre durumunu gösterir."},
+    {ReportText::RunsReportEngine, "Engine: {0}", "Motor: {0}"},
+    {ReportText::RunsReportNoRequests, "The store holds no requests of this run (imported figures only).",
+     "Depoda bu çalıştırmanın istekleri yok (yalnızca içe aktarılmış ölçümler)."},
 };
 static_assert(std::size(kPhrases) == static_cast<std::size_t>(ReportText::Count_),
               "every ReportText needs its row in kPhrases");

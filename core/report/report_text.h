@@ -136,6 +136,12 @@ enum class ReportText {
   CapacityFound,
   CapacityNone,
   CapacityChart,
+  // Reports comparing stored runs (ayar-cli report).
+  RunsReportTitle,
+  RunsReportRun,
+  RunsReportIntro,
+  RunsReportEngine,
+  RunsReportNoRequests,
   Count_
 };
 
