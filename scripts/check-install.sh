@@ -34,7 +34,7 @@ say "a short benchmark against the installed ayar-engine (timing simulator)"
 "$cli" bench --engine bundled --model qwen3-0.6b --device sim --engine-arg=--sim-profile=fixed:5,1 \
   --dataset-name random --random-input-len 32 --random-output-len 8 --num-prompts 20 --request-rate 50 \
   --seed 1 --store "$work/ayar.db" >bench.txt 2>&1 || { cat bench.txt >&2; fail "ayar-cli bench exited with an error"; }
-grep -q 'Successful requests: *20$' bench.txt || { cat bench.txt >&2; fail "the benchmark did not complete 20 requests"; }
+grep -q 'Successful requests: *20 *$' bench.txt || { cat bench.txt >&2; fail "the benchmark did not complete 20 requests"; }
 "$cli" runs show 1 --store "$work/ayar.db" >show.txt
 grep -q "engine: *$work/prefix/bin/ayar-engine " show.txt ||
   { cat show.txt >&2; fail "the run did not use the installed ayar-engine"; }

@@ -1,4 +1,689 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="en_US">
+<context>
+    <name>ayar::ComparePage</name>
+    <message>
+        <source>Baseline</source>
+        <translation>Baseline</translation>
+    </message>
+    <message>
+        <source>Candidates</source>
+        <translation>Candidates</translation>
+    </message>
+    <message>
+        <source>Distribution</source>
+        <translation>Distribution</translation>
+    </message>
+    <message>
+        <source>End-to-end latency</source>
+        <translation>End-to-end latency</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>Compare</translation>
+    </message>
+    <message>
+        <source>Copy table</source>
+        <translation>Copy table</translation>
+    </message>
+    <message>
+        <source>CDF</source>
+        <translation>CDF</translation>
+    </message>
+    <message>
+        <source>Box plot</source>
+        <translation>Box plot</translation>
+    </message>
+    <message>
+        <source>Choose a baseline and tick at least one candidate.</source>
+        <translation>Choose a baseline and tick at least one candidate.</translation>
+    </message>
+    <message>
+        <source> (ms)</source>
+        <translation> (ms)</translation>
+    </message>
+    <message>
+        <source>requests</source>
+        <translation>requests</translation>
+    </message>
+    <message>
+        <source>CDF (%)</source>
+        <translation>CDF (%)</translation>
+    </message>
+    <message>
+        <source>Compare runs first, then export the comparison.</source>
+        <translation>Compare runs first, then export the comparison.</translation>
+    </message>
+    <message>
+        <source>Export report</source>
+        <translation>Export report</translation>
+    </message>
+    <message>
+        <source>PDF (*.pdf);;HTML (*.html);;Markdown (*.md);;CSV (*.csv);;JSON (*.json)</source>
+        <translation>PDF (*.pdf);;HTML (*.html);;Markdown (*.md);;CSV (*.csv);;JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Export report…</source>
+        <translation>Export report…</translation>
+    </message>
+    <message>
+        <source>PDF, HTML (charts embedded), Markdown, CSV or JSON, in the report language below</source>
+        <translation>PDF, HTML (charts embedded), Markdown, CSV or JSON, in the report language below</translation>
+    </message>
+    <message>
+        <source>Report language</source>
+        <translation>Report language</translation>
+    </message>
+</context>
+<context>
+    <name>ayar::ComparisonTableModel</name>
+    <message>
+        <source>Latencies: baseline / candidate. Throughputs: candidate / baseline. Above 1 the candidate is better.</source>
+        <translation>Latencies: baseline / candidate. Throughputs: candidate / baseline. Above 1 the candidate is better.</translation>
+    </message>
+</context>
+<context>
+    <name>ayar::EngineFlagForm</name>
+    <message>
+        <source>Memory</source>
+        <translation>Memory</translation>
+    </message>
+    <message>
+        <source>Batching</source>
+        <translation>Batching</translation>
+    </message>
+    <message>
+        <source>Caching</source>
+        <translation>Caching</translation>
+    </message>
+    <message>
+        <source>Execution</source>
+        <translation>Execution</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Model</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>Output</translation>
+    </message>
+    <message>
+        <source>Parallelism</source>
+        <translation>Parallelism</translation>
+    </message>
+    <message>
+        <source>Scheduling</source>
+        <translation>Scheduling</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation>Other</translation>
+    </message>
+    <message>
+        <source>engine default: %1</source>
+        <translation>engine default: %1</translation>
+    </message>
+    <message>
+        <source>engine default</source>
+        <translation>engine default</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>on</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>off</translation>
+    </message>
+</context>
+<context>
+    <name>ayar::HistoryModel</name>
+    <message>
+        <source>imported (%1)</source>
+        <translation>imported (%1)</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>running</translation>
+    </message>
+    <message>
+        <source>completed</source>
+        <translation>completed</translation>
+    </message>
+    <message>
+        <source>interrupted</source>
+        <translation>interrupted</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>failed</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>stopped</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Run</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>Started</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Label</source>
+        <translation>Label</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Model</translation>
+    </message>
+    <message>
+        <source>Engine</source>
+        <translation>Engine</translation>
+    </message>
+    <message>
+        <source>Profile</source>
+        <translation>Profile</translation>
+    </message>
+    <message>
+        <source>Requests</source>
+        <translation>Requests</translation>
+    </message>
+    <message>
+        <source>Mean TTFT (ms)</source>
+        <translation>Mean TTFT (ms)</translation>
+    </message>
+    <message>
+        <source>Output (tok/s)</source>
+        <translation>Output (tok/s)</translation>
+    </message>
+</context>
+<context>
+    <name>ayar::HistoryPage</name>
+    <message>
+        <source>Search label, model, engine, flag, profile, date…</source>
+        <translation>Search label, model, engine, flag, profile, date…</translation>
+    </message>
+    <message>
+        <source>every status</source>
+        <translation>every status</translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation>Show</translation>
+    </message>
+    <message>
+        <source>Compare selected</source>
+        <translation>Compare selected</translation>
+    </message>
+    <message>
+        <source>The first selected run is the baseline</source>
+        <translation>The first selected run is the baseline</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Delete</translation>
+    </message>
+    <message>
+        <source>Import results…</source>
+        <translation>Import results…</translation>
+    </message>
+    <message>
+        <source>vLLM, guidellm, AIPerf and genai-perf result files; you can also drop them on the window</source>
+        <translation>vLLM, guidellm, AIPerf and genai-perf result files; you can also drop them on the window</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Refresh</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>Undo</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s) deleted</source>
+        <translation><numerusform>%n run deleted</numerusform><numerusform>%n runs deleted</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>ayar::LivePage</name>
+    <message>
+        <source>Stop</source>
+        <translation>Stop</translation>
+    </message>
+    <message>
+        <source>Stop the run and keep what was measured</source>
+        <translation>Stop the run and keep what was measured</translation>
+    </message>
+    <message>
+        <source>Latency per request</source>
+        <translation>Latency per request</translation>
+    </message>
+    <message>
+        <source>time (s)</source>
+        <translation>time (s)</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>ms</translation>
+    </message>
+    <message>
+        <source>output tokens/s</source>
+        <translation>output tokens/s</translation>
+    </message>
+    <message>
+        <source>requests in flight</source>
+        <translation>requests in flight</translation>
+    </message>
+    <message>
+        <source>queue (waiting)</source>
+        <translation>queue (waiting)</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>running</translation>
+    </message>
+    <message>
+        <source>KV cache use (%)</source>
+        <translation>KV cache use (%)</translation>
+    </message>
+    <message>
+        <source>GPU (NVML)</source>
+        <translation>GPU (NVML)</translation>
+    </message>
+    <message>
+        <source>utilisation (%)</source>
+        <translation>utilisation (%)</translation>
+    </message>
+    <message>
+        <source>memory (GiB)</source>
+        <translation>memory (GiB)</translation>
+    </message>
+    <message>
+        <source>power (W)</source>
+        <translation>power (W)</translation>
+    </message>
+    <message>
+        <source>ETA: –</source>
+        <translation>ETA: –</translation>
+    </message>
+    <message>
+        <source>ETA: %1 s</source>
+        <translation>ETA: %1 s</translation>
+    </message>
+    <message>
+        <source>Sent %1 · in flight %2 · done %3 · failed %4 of %5 · %6 s · %7</source>
+        <translation>Sent %1 · in flight %2 · done %3 · failed %4 of %5 · %6 s · %7</translation>
+    </message>
+    <message>
+        <source>Output throughput</source>
+        <translation>Output throughput</translation>
+    </message>
+    <message>
+        <source>tokens/s</source>
+        <translation>tokens/s</translation>
+    </message>
+    <message>
+        <source>Load and engine state (/metrics)</source>
+        <translation>Load and engine state (/metrics)</translation>
+    </message>
+    <message>
+        <source>Stopped: what was measured is kept in the store.</source>
+        <translation>Stopped: what was measured is kept in the store.</translation>
+    </message>
+    <message>
+        <source>Finished.</source>
+        <translation>Finished.</translation>
+    </message>
+</context>
+<context>
+    <name>ayar::MainWindow</name>
+    <message>
+        <source>Import result files</source>
+        <translation>Import result files</translation>
+    </message>
+    <message>
+        <source>Result files (*.json *.jsonl);;All files (*)</source>
+        <translation>Result files (*.json *.jsonl);;All files (*)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s) were interrupted when Ayar last stopped; their finished requests are kept.</source>
+        <translation><numerusform>%n run was interrupted when Ayar last stopped; its finished requests are kept.</numerusform><numerusform>%n runs were interrupted when Ayar last stopped; their finished requests are kept.</numerusform></translation>
+    </message>
+    <message>
+        <source>Ayar — LLM serving workbench</source>
+        <translation>Ayar — LLM serving workbench</translation>
+    </message>
+    <message>
+        <source>Live</source>
+        <translation>Live</translation>
+    </message>
+    <message>
+        <source>Results</source>
+        <translation>Results</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>Compare</translation>
+    </message>
+    <message>
+        <source>History</source>
+        <translation>History</translation>
+    </message>
+    <message>
+        <source>Studies</source>
+        <translation>Studies</translation>
+    </message>
+    <message>
+        <source>Studies run configurations × profiles in order and end with a table of options and a recommended configuration. They arrive in a later version.</source>
+        <translation>Studies run configurations × profiles in order and end with a table of options and a recommended configuration. They arrive in a later version.</translation>
+    </message>
+    <message>
+        <source>Setup</source>
+        <translation>Setup</translation>
+    </message>
+    <message>
+        <source>Engine log</source>
+        <translation>Engine log</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;File</translation>
+    </message>
+    <message>
+        <source>&amp;Import results…</source>
+        <translation>&amp;Import results…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Quit</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;View</translation>
+    </message>
+    <message>
+        <source>Light theme</source>
+        <translation>Light theme</translation>
+    </message>
+    <message>
+        <source>Dark theme</source>
+        <translation>Dark theme</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>&amp;Language</translation>
+    </message>
+    <message>
+        <source>Store: %1</source>
+        <translation>Store: %1</translation>
+    </message>
+    <message>
+        <source>Cannot start: %1</source>
+        <translation>Cannot start: %1</translation>
+    </message>
+    <message>
+        <source>Run started</source>
+        <translation>Run started</translation>
+    </message>
+    <message>
+        <source>Stopping: requests in flight end, everything finished is kept</source>
+        <translation>Stopping: requests in flight end, everything finished is kept</translation>
+    </message>
+    <message>
+        <source>The run failed: %1</source>
+        <translation>The run failed: %1</translation>
+    </message>
+    <message>
+        <source>Run #%1 stopped; what was measured is kept</source>
+        <translation>Run #%1 stopped; what was measured is kept</translation>
+    </message>
+    <message>
+        <source>Run #%1 finished</source>
+        <translation>Run #%1 finished</translation>
+    </message>
+    <message numerus="yes">
+        <source>Imported %n run(s)</source>
+        <translation><numerusform>Imported %n run</numerusform><numerusform>Imported %n runs</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>ayar::ProfileEditor</name>
+    <message>
+        <source>Preset</source>
+        <translation>Preset</translation>
+    </message>
+    <message>
+        <source>Dataset</source>
+        <translation>Dataset</translation>
+    </message>
+    <message>
+        <source>ShareGPT file</source>
+        <translation>ShareGPT file</translation>
+    </message>
+    <message>
+        <source>Load</source>
+        <translation>Load</translation>
+    </message>
+    <message>
+        <source>Request rate (/s)</source>
+        <translation>Request rate (/s)</translation>
+    </message>
+    <message>
+        <source>Burstiness</source>
+        <translation>Burstiness</translation>
+    </message>
+    <message>
+        <source>Max concurrency</source>
+        <translation>Max concurrency</translation>
+    </message>
+    <message>
+        <source>Concurrency</source>
+        <translation>Concurrency</translation>
+    </message>
+    <message>
+        <source>Requests</source>
+        <translation>Requests</translation>
+    </message>
+    <message>
+        <source>Input tokens</source>
+        <translation>Input tokens</translation>
+    </message>
+    <message>
+        <source>Output tokens</source>
+        <translation>Output tokens</translation>
+    </message>
+    <message>
+        <source>Length range ratio</source>
+        <translation>Length range ratio</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>Seed</translation>
+    </message>
+    <message>
+        <source>custom</source>
+        <translation>custom</translation>
+    </message>
+    <message>
+        <source>requests per second</source>
+        <translation>requests per second</translation>
+    </message>
+    <message>
+        <source>fixed concurrency</source>
+        <translation>fixed concurrency</translation>
+    </message>
+    <message>
+        <source>all at once</source>
+        <translation>all at once</translation>
+    </message>
+    <message>
+        <source>a number, or inf for all at once</source>
+        <translation>a number, or inf for all at once</translation>
+    </message>
+    <message>
+        <source>none: a synthetic ShareGPT-like set</source>
+        <translation>none: a synthetic ShareGPT-like set</translation>
+    </message>
+    <message>
+        <source>no cap</source>
+        <translation>no cap</translation>
+    </message>
+</context>
+<context>
+    <name>ayar::ResultsPage</name>
+    <message>
+        <source>End-to-end latency</source>
+        <translation>End-to-end latency</translation>
+    </message>
+    <message>
+        <source> (ms)</source>
+        <translation> (ms)</translation>
+    </message>
+    <message>
+        <source>requests</source>
+        <translation>requests</translation>
+    </message>
+    <message>
+        <source>CDF (%)</source>
+        <translation>CDF (%)</translation>
+    </message>
+    <message>
+        <source>No run shown yet: start one from Setup or open one from History.</source>
+        <translation>No run shown yet: start one from Setup or open one from History.</translation>
+    </message>
+</context>
+<context>
+    <name>ayar::RunSummaryModel</name>
+    <message>
+        <source>Value</source>
+        <translation>Value</translation>
+    </message>
+    <message>
+        <source>Unit</source>
+        <translation>Unit</translation>
+    </message>
+</context>
+<context>
+    <name>ayar::SetupPanel</name>
+    <message>
+        <source>Model folder (config.json, *.safetensors)</source>
+        <translation>Model folder (config.json, *.safetensors)</translation>
+    </message>
+    <message>
+        <source>Engine</source>
+        <translation>Engine</translation>
+    </message>
+    <message>
+        <source>Engine flags</source>
+        <translation>Engine flags</translation>
+    </message>
+    <message>
+        <source>Load profile</source>
+        <translation>Load profile</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>Device</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Model</translation>
+    </message>
+    <message>
+        <source>Program</source>
+        <translation>Program</translation>
+    </message>
+    <message>
+        <source>URL</source>
+        <translation>URL</translation>
+    </message>
+    <message>
+        <source>API key variable</source>
+        <translation>API key variable</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API key</translation>
+    </message>
+    <message>
+        <source>Extra arguments</source>
+        <translation>Extra arguments</translation>
+    </message>
+    <message>
+        <source>Command line</source>
+        <translation>Command line</translation>
+    </message>
+    <message>
+        <source>Label</source>
+        <translation>Label</translation>
+    </message>
+    <message>
+        <source>Bundled (ayar-engine)</source>
+        <translation>Bundled (ayar-engine)</translation>
+    </message>
+    <message>
+        <source>External engine (command template)</source>
+        <translation>External engine (command template)</translation>
+    </message>
+    <message>
+        <source>Remote endpoint</source>
+        <translation>Remote endpoint</translation>
+    </message>
+    <message>
+        <source>Folder…</source>
+        <translation>Folder…</translation>
+    </message>
+    <message>
+        <source>Hugging Face id or folder</source>
+        <translation>Hugging Face id or folder</translation>
+    </message>
+    <message>
+        <source>the template's program</source>
+        <translation>the template's program</translation>
+    </message>
+    <message>
+        <source>empty: the first model the server lists</source>
+        <translation>empty: the first model the server lists</translation>
+    </message>
+    <message>
+        <source>typed here: used for this session only</source>
+        <translation>typed here: used for this session only</translation>
+    </message>
+    <message>
+        <source>Remember the typed key on this computer</source>
+        <translation>Remember the typed key on this computer</translation>
+    </message>
+    <message>
+        <source>arguments passed as written</source>
+        <translation>arguments passed as written</translation>
+    </message>
+    <message>
+        <source>The engine's command line. Edit it and press Enter: the flags go back into the form. The port is picked when the run starts.</source>
+        <translation>The engine's command line. Edit it and press Enter: the flags go back into the form. The port is picked when the run starts.</translation>
+    </message>
+    <message>
+        <source>baseline, prefix caching on, ...</source>
+        <translation>baseline, prefix caching on, ...</translation>
+    </message>
+    <message>
+        <source>Start run</source>
+        <translation>Start run</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Stop</translation>
+    </message>
+    <message>
+        <source>Keep the start of the command line as it is (%1): change the model, device or engine above, and flags after it.</source>
+        <translation>Keep the start of the command line as it is (%1): change the model, device or engine above, and flags after it.</translation>
+    </message>
+</context>
 </TS>

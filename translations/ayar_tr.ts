@@ -1,4 +1,689 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="tr_TR">
+<context>
+    <name>ayar::ComparePage</name>
+    <message>
+        <source>Baseline</source>
+        <translation>Temel çalıştırma</translation>
+    </message>
+    <message>
+        <source>Candidates</source>
+        <translation>Adaylar</translation>
+    </message>
+    <message>
+        <source>Distribution</source>
+        <translation>Dağılım</translation>
+    </message>
+    <message>
+        <source>End-to-end latency</source>
+        <translation>Uçtan uca gecikme</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>Karşılaştır</translation>
+    </message>
+    <message>
+        <source>Copy table</source>
+        <translation>Tabloyu kopyala</translation>
+    </message>
+    <message>
+        <source>CDF</source>
+        <translation>Birikimli dağılım (CDF)</translation>
+    </message>
+    <message>
+        <source>Box plot</source>
+        <translation>Kutu grafiği</translation>
+    </message>
+    <message>
+        <source>Choose a baseline and tick at least one candidate.</source>
+        <translation>Bir temel çalıştırma seçin ve en az bir adayı işaretleyin.</translation>
+    </message>
+    <message>
+        <source> (ms)</source>
+        <translation> (ms)</translation>
+    </message>
+    <message>
+        <source>requests</source>
+        <translation>istek</translation>
+    </message>
+    <message>
+        <source>CDF (%)</source>
+        <translation>CDF (%)</translation>
+    </message>
+    <message>
+        <source>Compare runs first, then export the comparison.</source>
+        <translation>Önce çalıştırmaları karşılaştırın, sonra karşılaştırmayı dışa aktarın.</translation>
+    </message>
+    <message>
+        <source>Export report</source>
+        <translation>Raporu dışa aktar</translation>
+    </message>
+    <message>
+        <source>PDF (*.pdf);;HTML (*.html);;Markdown (*.md);;CSV (*.csv);;JSON (*.json)</source>
+        <translation>PDF (*.pdf);;HTML (*.html);;Markdown (*.md);;CSV (*.csv);;JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Export report…</source>
+        <translation>Raporu dışa aktar…</translation>
+    </message>
+    <message>
+        <source>PDF, HTML (charts embedded), Markdown, CSV or JSON, in the report language below</source>
+        <translation>PDF, HTML (grafikler gömülü), Markdown, CSV ya da JSON; aşağıdaki rapor dilinde</translation>
+    </message>
+    <message>
+        <source>Report language</source>
+        <translation>Rapor dili</translation>
+    </message>
+</context>
+<context>
+    <name>ayar::ComparisonTableModel</name>
+    <message>
+        <source>Latencies: baseline / candidate. Throughputs: candidate / baseline. Above 1 the candidate is better.</source>
+        <translation>Gecikmeler: temel / aday. İşlem hacimleri: aday / temel. 1'in üstünde aday daha iyidir.</translation>
+    </message>
+</context>
+<context>
+    <name>ayar::EngineFlagForm</name>
+    <message>
+        <source>Memory</source>
+        <translation>Bellek</translation>
+    </message>
+    <message>
+        <source>Batching</source>
+        <translation>Toplu işleme</translation>
+    </message>
+    <message>
+        <source>Caching</source>
+        <translation>Önbellek</translation>
+    </message>
+    <message>
+        <source>Execution</source>
+        <translation>Yürütme</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Model</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>Çıktı</translation>
+    </message>
+    <message>
+        <source>Parallelism</source>
+        <translation>Paralellik</translation>
+    </message>
+    <message>
+        <source>Scheduling</source>
+        <translation>Zamanlama</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation>Diğer</translation>
+    </message>
+    <message>
+        <source>engine default: %1</source>
+        <translation>motor varsayılanı: %1</translation>
+    </message>
+    <message>
+        <source>engine default</source>
+        <translation>motor varsayılanı</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>açık</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>kapalı</translation>
+    </message>
+</context>
+<context>
+    <name>ayar::HistoryModel</name>
+    <message>
+        <source>imported (%1)</source>
+        <translation>içe aktarıldı (%1)</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>sürüyor</translation>
+    </message>
+    <message>
+        <source>completed</source>
+        <translation>tamamlandı</translation>
+    </message>
+    <message>
+        <source>interrupted</source>
+        <translation>yarıda kesildi</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>başarısız</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>durduruldu</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Çalıştırma</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>Başlangıç</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Durum</translation>
+    </message>
+    <message>
+        <source>Label</source>
+        <translation>Etiket</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Model</translation>
+    </message>
+    <message>
+        <source>Engine</source>
+        <translation>Motor</translation>
+    </message>
+    <message>
+        <source>Profile</source>
+        <translation>Profil</translation>
+    </message>
+    <message>
+        <source>Requests</source>
+        <translation>İstekler</translation>
+    </message>
+    <message>
+        <source>Mean TTFT (ms)</source>
+        <translation>Ortalama TTFT (ms)</translation>
+    </message>
+    <message>
+        <source>Output (tok/s)</source>
+        <translation>Çıktı (token/sn)</translation>
+    </message>
+</context>
+<context>
+    <name>ayar::HistoryPage</name>
+    <message>
+        <source>Search label, model, engine, flag, profile, date…</source>
+        <translation>Etiket, model, motor, bayrak, profil, tarih ara…</translation>
+    </message>
+    <message>
+        <source>every status</source>
+        <translation>tüm durumlar</translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation>Göster</translation>
+    </message>
+    <message>
+        <source>Compare selected</source>
+        <translation>Seçilenleri karşılaştır</translation>
+    </message>
+    <message>
+        <source>The first selected run is the baseline</source>
+        <translation>İlk seçilen çalıştırma temel alınır</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>Sil</translation>
+    </message>
+    <message>
+        <source>Import results…</source>
+        <translation>Sonuçları içe aktar…</translation>
+    </message>
+    <message>
+        <source>vLLM, guidellm, AIPerf and genai-perf result files; you can also drop them on the window</source>
+        <translation>vLLM, guidellm, AIPerf ve genai-perf sonuç dosyaları; pencereye sürükleyip bırakabilirsiniz de</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Yenile</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>Geri al</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s) deleted</source>
+        <translation><numerusform>%n çalıştırma silindi</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>ayar::LivePage</name>
+    <message>
+        <source>Stop</source>
+        <translation>Durdur</translation>
+    </message>
+    <message>
+        <source>Stop the run and keep what was measured</source>
+        <translation>Çalıştırmayı durdur, ölçülenleri sakla</translation>
+    </message>
+    <message>
+        <source>Latency per request</source>
+        <translation>İstek başına gecikme</translation>
+    </message>
+    <message>
+        <source>time (s)</source>
+        <translation>zaman (sn)</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>ms</translation>
+    </message>
+    <message>
+        <source>output tokens/s</source>
+        <translation>çıkış token/sn</translation>
+    </message>
+    <message>
+        <source>requests in flight</source>
+        <translation>süren istekler</translation>
+    </message>
+    <message>
+        <source>queue (waiting)</source>
+        <translation>kuyruk (bekleyen)</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>sürüyor</translation>
+    </message>
+    <message>
+        <source>KV cache use (%)</source>
+        <translation>KV önbellek kullanımı (%)</translation>
+    </message>
+    <message>
+        <source>GPU (NVML)</source>
+        <translation>GPU (NVML)</translation>
+    </message>
+    <message>
+        <source>utilisation (%)</source>
+        <translation>kullanım (%)</translation>
+    </message>
+    <message>
+        <source>memory (GiB)</source>
+        <translation>bellek (GiB)</translation>
+    </message>
+    <message>
+        <source>power (W)</source>
+        <translation>güç (W)</translation>
+    </message>
+    <message>
+        <source>ETA: –</source>
+        <translation>Kalan süre: –</translation>
+    </message>
+    <message>
+        <source>ETA: %1 s</source>
+        <translation>Kalan süre: %1 sn</translation>
+    </message>
+    <message>
+        <source>Sent %1 · in flight %2 · done %3 · failed %4 of %5 · %6 s · %7</source>
+        <translation>%5 istekten gönderilen %1 · süren %2 · biten %3 · başarısız %4 · %6 sn · %7</translation>
+    </message>
+    <message>
+        <source>Output throughput</source>
+        <translation>Çıkış işlem hacmi</translation>
+    </message>
+    <message>
+        <source>tokens/s</source>
+        <translation>token/sn</translation>
+    </message>
+    <message>
+        <source>Load and engine state (/metrics)</source>
+        <translation>Yük ve motor durumu (/metrics)</translation>
+    </message>
+    <message>
+        <source>Stopped: what was measured is kept in the store.</source>
+        <translation>Durduruldu: ölçülenler sonuç deposunda saklandı.</translation>
+    </message>
+    <message>
+        <source>Finished.</source>
+        <translation>Bitti.</translation>
+    </message>
+</context>
+<context>
+    <name>ayar::MainWindow</name>
+    <message>
+        <source>Import result files</source>
+        <translation>Sonuç dosyalarını içe aktar</translation>
+    </message>
+    <message>
+        <source>Result files (*.json *.jsonl);;All files (*)</source>
+        <translation>Sonuç dosyaları (*.json *.jsonl);;Tüm dosyalar (*)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s) were interrupted when Ayar last stopped; their finished requests are kept.</source>
+        <translation><numerusform>Ayar son kapandığında %n çalıştırma yarıda kesildi; biten istekleri saklandı.</numerusform></translation>
+    </message>
+    <message>
+        <source>Ayar — LLM serving workbench</source>
+        <translation>Ayar — LLM sunum performansı tezgâhı</translation>
+    </message>
+    <message>
+        <source>Live</source>
+        <translation>Canlı</translation>
+    </message>
+    <message>
+        <source>Results</source>
+        <translation>Sonuçlar</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>Karşılaştır</translation>
+    </message>
+    <message>
+        <source>History</source>
+        <translation>Geçmiş</translation>
+    </message>
+    <message>
+        <source>Studies</source>
+        <translation>Çalışmalar</translation>
+    </message>
+    <message>
+        <source>Studies run configurations × profiles in order and end with a table of options and a recommended configuration. They arrive in a later version.</source>
+        <translation>Çalışmalar yapılandırmaları × profilleri sırayla çalıştırır ve bir seçenekler tablosu ile önerilen yapılandırmayla biter. Sonraki bir sürümde gelecek.</translation>
+    </message>
+    <message>
+        <source>Setup</source>
+        <translation>Kurulum</translation>
+    </message>
+    <message>
+        <source>Engine log</source>
+        <translation>Motor günlüğü</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Dosya</translation>
+    </message>
+    <message>
+        <source>&amp;Import results…</source>
+        <translation>Sonuçları &amp;içe aktar…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Çıkış</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Görünüm</translation>
+    </message>
+    <message>
+        <source>Light theme</source>
+        <translation>Açık tema</translation>
+    </message>
+    <message>
+        <source>Dark theme</source>
+        <translation>Koyu tema</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>&amp;Dil</translation>
+    </message>
+    <message>
+        <source>Store: %1</source>
+        <translation>Sonuç deposu: %1</translation>
+    </message>
+    <message>
+        <source>Cannot start: %1</source>
+        <translation>Başlatılamıyor: %1</translation>
+    </message>
+    <message>
+        <source>Run started</source>
+        <translation>Çalıştırma başladı</translation>
+    </message>
+    <message>
+        <source>Stopping: requests in flight end, everything finished is kept</source>
+        <translation>Durduruluyor: süren istekler sonlanıyor, bitenlerin hepsi saklanıyor</translation>
+    </message>
+    <message>
+        <source>The run failed: %1</source>
+        <translation>Çalıştırma başarısız oldu: %1</translation>
+    </message>
+    <message>
+        <source>Run #%1 stopped; what was measured is kept</source>
+        <translation>Çalıştırma #%1 durduruldu; ölçülenler saklandı</translation>
+    </message>
+    <message>
+        <source>Run #%1 finished</source>
+        <translation>Çalıştırma #%1 bitti</translation>
+    </message>
+    <message numerus="yes">
+        <source>Imported %n run(s)</source>
+        <translation><numerusform>%n çalıştırma içe aktarıldı</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>ayar::ProfileEditor</name>
+    <message>
+        <source>Preset</source>
+        <translation>Hazır profil</translation>
+    </message>
+    <message>
+        <source>Dataset</source>
+        <translation>Veri kümesi</translation>
+    </message>
+    <message>
+        <source>ShareGPT file</source>
+        <translation>ShareGPT dosyası</translation>
+    </message>
+    <message>
+        <source>Load</source>
+        <translation>Yük</translation>
+    </message>
+    <message>
+        <source>Request rate (/s)</source>
+        <translation>İstek hızı (/sn)</translation>
+    </message>
+    <message>
+        <source>Burstiness</source>
+        <translation>Patlamalılık</translation>
+    </message>
+    <message>
+        <source>Max concurrency</source>
+        <translation>En fazla eşzamanlılık</translation>
+    </message>
+    <message>
+        <source>Concurrency</source>
+        <translation>Eşzamanlılık</translation>
+    </message>
+    <message>
+        <source>Requests</source>
+        <translation>İstekler</translation>
+    </message>
+    <message>
+        <source>Input tokens</source>
+        <translation>Giriş tokenları</translation>
+    </message>
+    <message>
+        <source>Output tokens</source>
+        <translation>Çıkış tokenları</translation>
+    </message>
+    <message>
+        <source>Length range ratio</source>
+        <translation>Uzunluk aralığı oranı</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>Tohum</translation>
+    </message>
+    <message>
+        <source>custom</source>
+        <translation>özel</translation>
+    </message>
+    <message>
+        <source>requests per second</source>
+        <translation>saniyede istek</translation>
+    </message>
+    <message>
+        <source>fixed concurrency</source>
+        <translation>sabit eşzamanlılık</translation>
+    </message>
+    <message>
+        <source>all at once</source>
+        <translation>hepsi birden</translation>
+    </message>
+    <message>
+        <source>a number, or inf for all at once</source>
+        <translation>bir sayı ya da hepsi birden için inf</translation>
+    </message>
+    <message>
+        <source>none: a synthetic ShareGPT-like set</source>
+        <translation>yok: ShareGPT benzeri yapay bir küme</translation>
+    </message>
+    <message>
+        <source>no cap</source>
+        <translation>sınır yok</translation>
+    </message>
+</context>
+<context>
+    <name>ayar::ResultsPage</name>
+    <message>
+        <source>End-to-end latency</source>
+        <translation>Uçtan uca gecikme</translation>
+    </message>
+    <message>
+        <source> (ms)</source>
+        <translation> (ms)</translation>
+    </message>
+    <message>
+        <source>requests</source>
+        <translation>istek</translation>
+    </message>
+    <message>
+        <source>CDF (%)</source>
+        <translation>CDF (%)</translation>
+    </message>
+    <message>
+        <source>No run shown yet: start one from Setup or open one from History.</source>
+        <translation>Henüz gösterilen çalıştırma yok: Kurulum'dan başlatın ya da Geçmiş'ten açın.</translation>
+    </message>
+</context>
+<context>
+    <name>ayar::RunSummaryModel</name>
+    <message>
+        <source>Value</source>
+        <translation>Değer</translation>
+    </message>
+    <message>
+        <source>Unit</source>
+        <translation>Birim</translation>
+    </message>
+</context>
+<context>
+    <name>ayar::SetupPanel</name>
+    <message>
+        <source>Model folder (config.json, *.safetensors)</source>
+        <translation>Model klasörü (config.json, *.safetensors)</translation>
+    </message>
+    <message>
+        <source>Engine</source>
+        <translation>Motor</translation>
+    </message>
+    <message>
+        <source>Engine flags</source>
+        <translation>Motor bayrakları</translation>
+    </message>
+    <message>
+        <source>Load profile</source>
+        <translation>Yük profili</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>Aygıt</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Model</translation>
+    </message>
+    <message>
+        <source>Program</source>
+        <translation>Program</translation>
+    </message>
+    <message>
+        <source>URL</source>
+        <translation>URL</translation>
+    </message>
+    <message>
+        <source>API key variable</source>
+        <translation>API anahtarı değişkeni</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API anahtarı</translation>
+    </message>
+    <message>
+        <source>Extra arguments</source>
+        <translation>Ek argümanlar</translation>
+    </message>
+    <message>
+        <source>Command line</source>
+        <translation>Komut satırı</translation>
+    </message>
+    <message>
+        <source>Label</source>
+        <translation>Etiket</translation>
+    </message>
+    <message>
+        <source>Bundled (ayar-engine)</source>
+        <translation>Paketli (ayar-engine)</translation>
+    </message>
+    <message>
+        <source>External engine (command template)</source>
+        <translation>Harici motor (komut şablonu)</translation>
+    </message>
+    <message>
+        <source>Remote endpoint</source>
+        <translation>Uzak uç nokta</translation>
+    </message>
+    <message>
+        <source>Folder…</source>
+        <translation>Klasör…</translation>
+    </message>
+    <message>
+        <source>Hugging Face id or folder</source>
+        <translation>Hugging Face kimliği ya da klasör</translation>
+    </message>
+    <message>
+        <source>the template's program</source>
+        <translation>şablonun programı</translation>
+    </message>
+    <message>
+        <source>empty: the first model the server lists</source>
+        <translation>boş: sunucunun listelediği ilk model</translation>
+    </message>
+    <message>
+        <source>typed here: used for this session only</source>
+        <translation>buraya yazılan yalnızca bu oturumda kullanılır</translation>
+    </message>
+    <message>
+        <source>Remember the typed key on this computer</source>
+        <translation>Yazılan anahtarı bu bilgisayarda hatırla</translation>
+    </message>
+    <message>
+        <source>arguments passed as written</source>
+        <translation>yazıldığı gibi geçirilen argümanlar</translation>
+    </message>
+    <message>
+        <source>The engine's command line. Edit it and press Enter: the flags go back into the form. The port is picked when the run starts.</source>
+        <translation>Motorun komut satırı. Düzenleyip Enter'a basın: bayraklar forma geri döner. Port, çalıştırma başlarken seçilir.</translation>
+    </message>
+    <message>
+        <source>baseline, prefix caching on, ...</source>
+        <translation>temel, önek önbelleği açık, ...</translation>
+    </message>
+    <message>
+        <source>Start run</source>
+        <translation>Çalıştırmayı başlat</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Durdur</translation>
+    </message>
+    <message>
+        <source>Keep the start of the command line as it is (%1): change the model, device or engine above, and flags after it.</source>
+        <translation>Komut satırının başını olduğu gibi bırakın (%1): modeli, aygıtı ya da motoru yukarıdan, bayrakları ondan sonra değiştirin.</translation>
+    </message>
+</context>
 </TS>

@@ -160,14 +160,15 @@ constexpr Phrase kPhrases[] = {
     {ReportText::CapacityNone, "No request rate probed held the limits.",
      "Denenen hiçbir istek hızı sınırları karşılamadı."},
     {ReportText::CapacityChart, "Goodput against request rate", "İstek hızına göre goodput"},
-    {ReportText::RunsReportTitle, "Run comparison", "Çalıştırma karşılaştırması"},
-    {ReportText::RunsReportRun, "Run {0}", "Çalıştırma {0}"},
-    {ReportText::RunsReportIntro,
-     "The first run is the baseline; ratios say how each other run compares with it.",
-     "İlk çalıştırma temel yapılandırmadır; oranlar diğer çalıştırmaların ona göre durumunu gösterir."},
-    {ReportText::RunsReportEngine, "Engine: {0}", "Motor: {0}"},
-    {ReportText::RunsReportNoRequests, "The store holds no requests of this run (imported figures only).",
-     "Depoda bu çalıştırmanın istekleri yok (yalnızca içe aktarılmış ölçümler)."},
+    {ReportText::ComparisonTitle, "Run comparison", "Çalıştırma karşılaştırması"},
+    {ReportText::ComparisonRuns, "Runs", "Çalıştırmalar"},
+    {ReportText::ComparisonRatioNote,
+     "Ratios: baseline / candidate for latencies, candidate / baseline for throughputs; above 1 the "
+     "candidate is better.",
+     "Oranlar: gecikmelerde temel / aday, işlem hacimlerinde aday / temel; 1'in üstünde aday daha iyidir."},
+    {ReportText::ComparisonTableCaption, "{0} against {1}", "{0} ile {1} karşılaştırması"},
+    {ReportText::ComparisonResultOf, "Result of {0}", "{0} sonucu"},
+    {ReportText::ComparisonCharts, "Distributions", "Dağılımlar"},
 };
 static_assert(std::size(kPhrases) == static_cast<std::size_t>(ReportText::Count_),
               "every ReportText needs its row in kPhrases");

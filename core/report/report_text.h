@@ -136,12 +136,13 @@ enum class ReportText {
   CapacityFound,
   CapacityNone,
   CapacityChart,
-  // Reports comparing stored runs (ayar-cli report).
-  RunsReportTitle,
-  RunsReportRun,
-  RunsReportIntro,
-  RunsReportEngine,
-  RunsReportNoRequests,
+  // Comparison reports (the workbench's Compare area; one block, kept together).
+  ComparisonTitle,
+  ComparisonRuns,
+  ComparisonRatioNote,
+  ComparisonTableCaption,  // {0}: baseline name, {1}: candidate name
+  ComparisonResultOf,      // {0}: a run's name
+  ComparisonCharts,
   Count_
 };
 

@@ -558,7 +558,12 @@ std::vector<RunOutcome> BenchmarkRun::run() {
             serverMetrics = false;  // not exposed: do not ask every second
           }
         }
+        if (m_observer.extraSamples) {
+          auto extra = m_observer.extraSamples(t);
+          batch.insert(batch.end(), extra.begin(), extra.end());
+        }
         if (writer) writer->addSamples(batch);
+        if (m_observer.onSamples) m_observer.onSamples(batch);
         lock.lock();
         samples.insert(samples.end(), batch.begin(), batch.end());
       }

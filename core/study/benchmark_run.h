@@ -15,6 +15,7 @@
 #include "core/load/load_runner.h"
 #include "core/load/request_record.h"
 #include "core/metrics/run_summary.h"
+#include "core/store/run_types.h"
 #include "core/study/run_spec.h"
 
 namespace ayar {
@@ -42,6 +43,11 @@ struct RunObserver {
   std::function<void(std::span<const RequestRecord> records)> onRecords;
   // A line of the engine's log, for live views.
   std::function<void(std::string_view line)> onEngineLog;
+  // The samples taken once a second (client counts, server gauges from /metrics), as stored.
+  std::function<void(std::span<const Sample> samples)> onSamples;
+  // More samples to take at each tick and store with the run (a front end's GPU gauges); `tS` is the
+  // tick's time from the run's origin. Runs on the sampler thread.
+  std::function<std::vector<Sample>(double tS)> extraSamples;
 };
 
 // One benchmark from start to end: starts the engine when Ayar owns it, builds the dataset, computes

@@ -6,6 +6,7 @@
 
 #include "core/engines/engine_catalogue.h"
 #include "core/error.h"
+#include "core/report/comparison_report.h"
 #include "core/report/text_block.h"
 #include "core/store/result_store.h"
 #include "core/study/study_runner.h"
@@ -425,91 +426,25 @@ ReportDocument buildRunsReport(const std::filesystem::path& storePath,
                                const std::vector<std::int64_t>& runIds, ReportLanguage language) {
   if (runIds.empty()) throw Error("name at least one run id (see `ayar-cli runs list`)");
   ResultStore store(storePath);
-  std::vector<StoredRun> runs;
+  std::vector<ComparisonReportRun> runs;
   for (const std::int64_t id : runIds) {
-    auto run = store.findRun(id);
+    const auto run = store.findRun(id);
     if (!run)
       throw Error("no run " + std::to_string(id) + " in " + storePath.string() +
                   ": see `ayar-cli runs list`");
-    runs.push_back(std::move(*run));
+    ComparisonReportRun entry;
+    entry.name = "#" + std::to_string(run->id) + (run->info.label.empty() ? "" : " " + run->info.label) +
+                 (run->info.model.empty() ? "" : " (" + run->info.model + ")");
+    entry.summary = storedRunSummary(store, *run);
+    entry.simulated = run->info.engine.value("simulated", false);
+    if (run->summary.is_object() && run->summary.contains("request_rate") &&
+        run->summary["request_rate"].is_number())
+      entry.requestRate = run->summary["request_rate"].get<double>();
+    runs.push_back(std::move(entry));
   }
-  const auto text = [&](ReportText id) { return std::string(reportText(id, language)); };
-  const auto name = [&](const StoredRun& run) {
-    return formatReportText(ReportText::RunsReportRun, language, {std::to_string(run.id)}) +
-           (run.info.label.empty() ? "" : ": " + run.info.label);
-  };
-  ReportDocument document;
-  document.language = language;
-  document.title = text(ReportText::RunsReportTitle);
-  ReportSection& comparison = document.addSection(text(ReportText::ColumnComparison));
-  if (runs.size() > 1) comparison.blocks.push_back(ReportBlock::paragraph(text(ReportText::RunsReportIntro)));
-  std::vector<std::string> header{text(ReportText::ColumnFigure),
-                                  text(ReportText::ColumnBaseline) + " (" + name(runs[0]) + ")"};
-  for (std::size_t i = 1; i < runs.size(); ++i)
-    header.push_back(name(runs[i]));
-  constexpr RunFigure kFigures[] = {
-      RunFigure::MeanE2el,          RunFigure::P99E2el,          RunFigure::MeanTtft,
-      RunFigure::P99Ttft,           RunFigure::MeanTpot,         RunFigure::MeanItl,
-      RunFigure::RequestThroughput, RunFigure::OutputThroughput, RunFigure::TotalTokenThroughput};
-  std::vector<std::vector<std::string>> rows;
-  nlohmann::json speedups = nlohmann::json::array();
-  for (const RunFigure figure : kFigures) {
-    std::vector<std::string> row{std::string(runFigureLabel(figure, language)) + " (" +
-                                 std::string(runFigureUnit(figure, language)) + ")"};
-    const auto base = storedFigure(runs[0], figure);
-    row.push_back(base ? formatFixed2(*base) : text(ReportText::NoteNoValue));
-    for (std::size_t i = 1; i < runs.size(); ++i) {
-      const auto value = storedFigure(runs[i], figure);
-      std::string cell = value ? formatFixed2(*value) : text(ReportText::NoteNoValue);
-      const auto ratio = base && value ? speedup(*base, *value, runFigureBetter(figure)) : std::nullopt;
-      if (ratio) {
-        cell += " (" + formatSpeedup(*ratio, language, !runFigureIsLatency(figure)) + ")";
-        nlohmann::json entry = nlohmann::json::object();
-        entry["run"] = runs[i].id;
-        entry["figure"] = std::string(runFigureKey(figure));
-        entry["speedup"] = *ratio;
-        speedups.push_back(std::move(entry));
-      }
-      row.push_back(cell);
-    }
-    rows.push_back(row);
-  }
-  comparison.blocks.push_back(ReportBlock::table("", header, rows));
-  bool simulated = false;
-  for (const StoredRun& run : runs) {
-    ReportSection& section = document.addSection(name(run), 3);
-    std::vector<std::string> items;
-    if (run.info.engine.contains("command") && run.info.engine["command"].is_string())
-      items.push_back(formatReportText(ReportText::RunsReportEngine, language,
-                                       {run.info.engine["command"].get<std::string>()}));
-    if (run.info.profile.is_object() && !run.info.profile.empty()) {
-      try {
-        items.push_back(formatReportText(ReportText::StudyProfileLine, language,
-                                         {run.info.profile.get<ProfileSpec>().describe()}));
-      } catch (const std::exception&) {
-        // An imported run's profile may not be Ayar's: leave the line out.
-      }
-    }
-    if (run.info.engine.value("simulated", false)) {
-      items.push_back(text(ReportText::NoteSimulated));
-      simulated = true;
-    }
-    if (!items.empty()) section.blocks.push_back(ReportBlock::list(items));
-    if (run.storedRequests == 0) {
-      section.blocks.push_back(ReportBlock::paragraph(text(ReportText::RunsReportNoRequests)));
-      continue;
-    }
-    TextBlockOptions block;
-    block.ayarLines = false;
-    section.blocks.push_back(
-        ReportBlock::result(text(ReportText::StudyResultBlock),
-                            formatServingBenchmarkResult(storedRunSummary(store, run), block)));
-  }
-  if (simulated) comparison.blocks.push_back(ReportBlock::paragraph(text(ReportText::NoteSimulated)));
-  document.data = nlohmann::json::object();
-  document.data["runs"] = runIds;
-  document.data["speedups"] = std::move(speedups);
-  return document;
+  const ComparisonReportRun baseline = runs.front();
+  runs.erase(runs.begin());
+  return buildComparisonReport(baseline, runs, language);
 }
 
 }  // namespace ayar

@@ -28,9 +28,9 @@ ReportDocument buildStudyReport(const std::filesystem::path& storePath, std::int
 // has every percentile); `slo` adds goodput.
 RunSummary storedRunSummary(ResultStore& store, const StoredRun& run, const GoodputSlo& slo = {});
 
-// Stored runs side by side (`ayar-cli report RUN_IDS...`): the first is the baseline; a table of the
-// main figures with each other run's value and its ratio ("1.26x faster"), then each run's engine,
-// profile and result block. Throws ayar::Error naming an id the store does not have.
+// Stored runs side by side (`ayar-cli report RUN_IDS...`): the first is the baseline, the others its
+// candidates, as buildComparisonReport words them (figures rebuilt from the stored requests). Throws
+// ayar::Error naming an id the store does not have.
 ReportDocument buildRunsReport(const std::filesystem::path& storePath,
                                const std::vector<std::int64_t>& runIds, ReportLanguage language);
 

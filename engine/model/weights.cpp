@@ -35,61 +35,89 @@ std::uint64_t nameHash(const std::string& name) {
 
 // Dummy values come in chunks, each from its own generator seeded by (seed, tensor name, chunk), so
 // that they do not depend on the order in which tensors are filled nor on the number of threads.
-constexpr std::size_t kDummyChunk = std::size_t{1} << 20;
+constexpr std::size_t kDummyChunk = static_cast<std::size_t>(kDummyChunkValues);
 
 // Uniform in [center - halfWidth, center + halfWidth).
-void fillUniformChunk(std::vector<float>& values, std::size_t chunk, std::uint64_t seed,
-                      const std::string& name, float center, float halfWidth) {
-  std::uint64_t state = seed ^ nameHash(name) ^ (chunk * 0xd1b54a32d192ed03ull);
+void fillUniformChunk(std::vector<float>& values, std::size_t chunk, const DummyTensorDraw& draw) {
+  std::uint64_t state = draw.chunkBase ^ (chunk * kDummyChunkMultiplier);
   const std::size_t end = std::min(values.size(), (chunk + 1) * kDummyChunk);
   for (std::size_t i = chunk * kDummyChunk; i < end; ++i) {
     const float unit = static_cast<float>(splitmix64(state) >> 40) * 0x1.0p-24f;  // [0, 1)
-    values[i] = center + halfWidth * (2.0f * unit - 1.0f);
+    values[i] = draw.center + draw.halfWidth * (2.0f * unit - 1.0f);
   }
 }
 
 }  // namespace
 
-std::vector<WeightTensorRef> weightTensors(Weights& weights, const ModelConfig& config) {
+std::vector<WeightTensorSpec> weightTensorSpecs(const ModelConfig& config) {
   const std::int64_t hidden = config.hiddenSize;
   const std::int64_t qDim = std::int64_t{config.numHeads} * config.headDim;
   const std::int64_t kvDim = std::int64_t{config.numKvHeads} * config.headDim;
   const std::int64_t intermediate = config.intermediateSize;
   const std::int64_t vocab = config.vocabSize;
 
+  std::vector<WeightTensorSpec> specs;
+  auto add = [&](std::string name, std::vector<std::int64_t> shape) {
+    specs.push_back({std::move(name), std::move(shape)});
+  };
+  add("model.embed_tokens.weight", {vocab, hidden});
+  for (int i = 0; i < config.numLayers; ++i) {
+    const std::string prefix = "model.layers." + std::to_string(i) + ".";
+    add(prefix + "input_layernorm.weight", {hidden});
+    add(prefix + "self_attn.q_proj.weight", {qDim, hidden});
+    add(prefix + "self_attn.k_proj.weight", {kvDim, hidden});
+    add(prefix + "self_attn.v_proj.weight", {kvDim, hidden});
+    add(prefix + "self_attn.o_proj.weight", {hidden, qDim});
+    add(prefix + "self_attn.q_norm.weight", {config.headDim});
+    add(prefix + "self_attn.k_norm.weight", {config.headDim});
+    add(prefix + "post_attention_layernorm.weight", {hidden});
+    add(prefix + "mlp.gate_proj.weight", {intermediate, hidden});
+    add(prefix + "mlp.up_proj.weight", {intermediate, hidden});
+    add(prefix + "mlp.down_proj.weight", {hidden, intermediate});
+  }
+  add("model.norm.weight", {hidden});
+  if (!config.tieWordEmbeddings) add("lm_head.weight", {vocab, hidden});
+  return specs;
+}
+
+std::vector<WeightTensorRef> weightTensors(Weights& weights, const ModelConfig& config) {
+  weights.layers.resize(static_cast<std::size_t>(config.numLayers));
+  weights.lmHead.clear();
   std::vector<WeightTensorRef> refs;
-  auto add = [&](std::string name, std::vector<std::int64_t> shape, std::vector<float>& values) {
+  // Specs come in the order: embedding, 11 per layer, final norm, lm_head when untied.
+  const std::vector<WeightTensorSpec> specs = weightTensorSpecs(config);
+  std::size_t next = 0;
+  auto add = [&](std::vector<float>& values) {
+    const WeightTensorSpec& spec = specs[next++];
     std::int64_t count = 1;
-    for (const std::int64_t d : shape)
+    for (const std::int64_t d : spec.shape)
       count *= d;
     values.resize(static_cast<std::size_t>(count));
-    refs.push_back({std::move(name), std::move(shape), &values});
+    refs.push_back({spec.name, spec.shape, &values});
   };
-
-  add("model.embed_tokens.weight", {vocab, hidden}, weights.embedTokens);
-  weights.layers.resize(static_cast<std::size_t>(config.numLayers));
-  for (int i = 0; i < config.numLayers; ++i) {
-    LayerWeights& layer = weights.layers[static_cast<std::size_t>(i)];
-    const std::string prefix = "model.layers." + std::to_string(i) + ".";
-    add(prefix + "input_layernorm.weight", {hidden}, layer.inputLayernorm);
-    add(prefix + "self_attn.q_proj.weight", {qDim, hidden}, layer.qProj);
-    add(prefix + "self_attn.k_proj.weight", {kvDim, hidden}, layer.kProj);
-    add(prefix + "self_attn.v_proj.weight", {kvDim, hidden}, layer.vProj);
-    add(prefix + "self_attn.o_proj.weight", {hidden, qDim}, layer.oProj);
-    add(prefix + "self_attn.q_norm.weight", {config.headDim}, layer.qNorm);
-    add(prefix + "self_attn.k_norm.weight", {config.headDim}, layer.kNorm);
-    add(prefix + "post_attention_layernorm.weight", {hidden}, layer.postAttentionLayernorm);
-    add(prefix + "mlp.gate_proj.weight", {intermediate, hidden}, layer.gateProj);
-    add(prefix + "mlp.up_proj.weight", {intermediate, hidden}, layer.upProj);
-    add(prefix + "mlp.down_proj.weight", {hidden, intermediate}, layer.downProj);
+  add(weights.embedTokens);
+  for (LayerWeights& layer : weights.layers) {
+    for (std::vector<float>* values :
+         {&layer.inputLayernorm, &layer.qProj, &layer.kProj, &layer.vProj, &layer.oProj, &layer.qNorm,
+          &layer.kNorm, &layer.postAttentionLayernorm, &layer.gateProj, &layer.upProj, &layer.downProj}) {
+      add(*values);
+    }
   }
-  add("model.norm.weight", {hidden}, weights.finalNorm);
-  if (config.tieWordEmbeddings) {
-    weights.lmHead.clear();
-  } else {
-    add("lm_head.weight", {vocab, hidden}, weights.lmHead);
-  }
+  add(weights.finalNorm);
+  if (!config.tieWordEmbeddings) add(weights.lmHead);
   return refs;
+}
+
+DummyTensorDraw dummyTensorDraw(const WeightTensorSpec& tensor, std::uint64_t seed) {
+  DummyTensorDraw draw{seed ^ nameHash(tensor.name), 0.0f, 0.0f};
+  if (tensor.shape.size() == 1) {
+    draw.center = 1.0f;  // norm weights near 1
+    draw.halfWidth = 0.05f;
+  } else {
+    // Fan-in scaling (PyTorch's Linear default bound) keeps every layer's output at a steady scale.
+    draw.halfWidth = 1.0f / std::sqrt(static_cast<float>(tensor.shape[1]));
+  }
+  return draw;
 }
 
 std::int64_t cpuWeightBytes(const ModelConfig& config) {
@@ -133,13 +161,7 @@ Weights makeDummyWeights(const ModelConfig& config, std::uint64_t seed) {
   auto work = [&] {
     for (std::size_t j = next++; j < jobs.size(); j = next++) {
       const WeightTensorRef& ref = *jobs[j].tensor;
-      if (ref.shape.size() == 1) {
-        fillUniformChunk(*ref.values, jobs[j].chunk, seed, ref.name, 1.0f, 0.05f);  // norm weights near 1
-      } else {
-        // Fan-in scaling (PyTorch's Linear default bound) keeps every layer's output at a steady scale.
-        const float bound = 1.0f / std::sqrt(static_cast<float>(ref.shape[1]));
-        fillUniformChunk(*ref.values, jobs[j].chunk, seed, ref.name, 0.0f, bound);
-      }
+      fillUniformChunk(*ref.values, jobs[j].chunk, dummyTensorDraw({ref.name, ref.shape}, seed));
     }
   };
   std::vector<std::thread> helpers;

@@ -47,6 +47,13 @@ struct WeightTensorRef {
 // Every tensor the config calls for, in checkpoint order. The vectors are resized to their shapes.
 std::vector<WeightTensorRef> weightTensors(Weights& weights, const ModelConfig& config);
 
+// The names and shapes of weightTensors, without allocating anything.
+struct WeightTensorSpec {
+  std::string name;
+  std::vector<std::int64_t> shape;
+};
+std::vector<WeightTensorSpec> weightTensorSpecs(const ModelConfig& config);
+
 // Bytes the CPU backend needs for the weights in float32 (call before loading to refuse what does not
 // fit). The KV cache comes on top: config.kvBytesPerToken(4) per cached token.
 std::int64_t cpuWeightBytes(const ModelConfig& config);
@@ -59,5 +66,18 @@ Weights loadWeights(const std::filesystem::path& folder, const ModelConfig& conf
 // Seeded stand-in weights (--load-format dummy): small uniform values scaled by each projection's fan-in
 // and norms near 1, so activations stay finite and sampled tokens vary. Same seed, same weights.
 Weights makeDummyWeights(const ModelConfig& config, std::uint64_t seed);
+
+// How makeDummyWeights draws a tensor, so that a device can generate the same values in place: value i
+// of the tensor is center + halfWidth * (2u - 1), with u = (splitmix64 output >> 40) * 2^-24 and the
+// splitmix64 state (chunkBase ^ (i / kDummyChunkValues) * kDummyChunkMultiplier) advanced
+// (i % kDummyChunkValues) + 1 times.
+inline constexpr std::int64_t kDummyChunkValues = std::int64_t{1} << 20;
+inline constexpr std::uint64_t kDummyChunkMultiplier = 0xd1b54a32d192ed03ull;
+struct DummyTensorDraw {
+  std::uint64_t chunkBase;
+  float center;
+  float halfWidth;
+};
+DummyTensorDraw dummyTensorDraw(const WeightTensorSpec& tensor, std::uint64_t seed);
 
 }  // namespace ayar::engine

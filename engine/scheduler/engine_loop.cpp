@@ -222,6 +222,7 @@ void EngineLoop::Impl::onUpdate(const SequenceUpdate& update, Clock::time_point 
   event.event.promptTokens = update.numPromptTokens;
   event.event.cachedPromptTokens = update.numCachedPromptTokens;
   event.event.completionTokens = update.numGenerated;
+  event.event.firstScheduledAt = update.firstScheduledAt;
   if (update.hasReleaseAt && update.releaseAt > now) {
     pending.push({update.releaseAt, pendingOrder++, std::move(event)});
   } else {

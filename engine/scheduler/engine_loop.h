@@ -14,17 +14,17 @@ struct SchedulerConfig {
   int maxNumSeqs = 256;
   int maxNumBatchedTokens = 8192;
   int blockSize = 16;
-  int numBlocks = 0;           // KV pages; computed from the memory budget by the caller
+  int numBlocks = 0;  // KV pages; computed from the memory budget by the caller
   bool enablePrefixCaching = true;
   int maxModelLen = 40960;
-  int maxWaiting = 4096;       // requests queued beyond this are refused (the server answers 503)
+  int maxWaiting = 4096;  // requests queued beyond this are refused (the server answers 503)
 };
 
 struct GenerationRequest {
   std::string requestId;
   std::vector<std::int32_t> promptTokens;  // non-empty; promptTokens.size() + maxTokens <= maxModelLen
   int maxTokens = 16;
-  int minTokens = 0;                       // stop tokens are ignored before this many
+  int minTokens = 0;  // stop tokens are ignored before this many
   bool ignoreEos = false;
   std::vector<std::int32_t> stopTokenIds;  // ends the request (and is counted) unless ignoreEos
   SamplingParams sampling;
@@ -41,6 +41,8 @@ struct GenerationEvent {
   int promptTokens = 0;
   int cachedPromptTokens = 0;  // prompt tokens whose KV came from the prefix cache
   int completionTokens = 0;
+  // When the request first entered a batch (the end of its queue time); set on token events.
+  Clock::time_point firstScheduledAt{};
 };
 
 // Called on the loop's thread; must be quick and must not call back into the loop synchronously

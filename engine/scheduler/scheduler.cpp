@@ -130,7 +130,7 @@ std::span<const SeqStep> Scheduler::schedule(Clock::time_point now) {
   if (!(preempted && !m_batch.empty())) {
     while (!m_waiting.empty() && budget > 0 && static_cast<int>(m_running.size()) < m_config.maxNumSeqs) {
       Sequence& seq = *m_waiting.front();
-      if (seq.readyAt > now || !admit(seq)) break;
+      if (seq.readyAt > now || !admit(seq, now)) break;
       m_waiting.pop_front();
       m_running.push_back(&seq);
       const int chunk = std::min(static_cast<int>(seq.tokens.size()) - seq.numComputedTokens, budget);
@@ -163,12 +163,13 @@ void Scheduler::addToBatch(Sequence& seq, int numTokens) {
   m_batchSequences.push_back(&seq);
 }
 
-bool Scheduler::admit(Sequence& seq) {
+bool Scheduler::admit(Sequence& seq, Clock::time_point now) {
   const std::optional<int> cached = m_blocks.allocate(seq.blockTable, seq.tokens);
   if (!cached) return false;
   seq.numComputedTokens = *cached;
   if (!seq.admitted) {
     seq.admitted = true;
+    seq.firstScheduledAt = now;
     seq.numCachedPromptTokens = *cached;
     m_counters.prefixCacheQueries += static_cast<std::uint64_t>(seq.numPromptTokens);
     m_counters.prefixCacheHits += static_cast<std::uint64_t>(*cached);
@@ -238,6 +239,7 @@ void Scheduler::update(const StepOutput& output, std::vector<SequenceUpdate>& up
     update.numGenerated = seq.numGenerated();
     update.numPromptTokens = seq.numPromptTokens;
     update.numCachedPromptTokens = seq.numCachedPromptTokens;
+    update.firstScheduledAt = seq.firstScheduledAt;
     update.finish = finishReason(seq);
     if (update.finish != FinishReason::kNone) {
       m_blocks.free(seq.blockTable);

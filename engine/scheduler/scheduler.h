@@ -28,7 +28,8 @@ struct Sequence {
   std::vector<std::int32_t> stopTokenIds;
   SamplingParams sampling;
   Clock::time_point arrival{};
-  Clock::time_point readyAt{};  // not scheduled before this (its last token is not yet released)
+  Clock::time_point readyAt{};           // not scheduled before this (its last token is not yet released)
+  Clock::time_point firstScheduledAt{};  // when it first entered a batch (the end of its queue time)
   BlockTable blockTable;
 
   int numGenerated() const { return static_cast<int>(tokens.size()) - numPromptTokens; }
@@ -44,6 +45,7 @@ struct SequenceUpdate {
   int numCachedPromptTokens = 0;
   Clock::time_point releaseAt{};  // when the backend says the token may be released (else: now)
   bool hasReleaseAt = false;
+  Clock::time_point firstScheduledAt{};
 };
 
 struct SchedulerCounters {
@@ -92,7 +94,8 @@ class Scheduler {
 
  private:
   void addToBatch(Sequence& seq, int numTokens);
-  bool admit(Sequence& seq);  // takes blocks for a waiting sequence; false when short of blocks
+  bool admit(Sequence& seq,
+             Clock::time_point now);  // takes blocks for a waiting sequence; false when short of blocks
   void preempt(Sequence& seq);
   FinishReason finishReason(const Sequence& seq) const;
 

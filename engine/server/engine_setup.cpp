@@ -10,6 +10,9 @@
 #include "core/error.h"
 #include "core/tokenizer/tokenizer.h"
 #include "engine/backend/cpu/cpu_backend.h"
+#ifdef AYAR_HAS_CUDA
+#include "engine/backend/cuda/cuda_backend.h"
+#endif
 #include "engine/model/weights.h"
 
 namespace ayar::engine {
@@ -89,13 +92,25 @@ void resolveModel(const EngineOptions& options, EnginePlan& plan) {
 }
 
 void resolveDevice(const EngineOptions& options, EnginePlan& plan) {
-  if (options.device == "cuda") {
-    throw Error(
-        "--device cuda: this ayar-engine has no CUDA backend (it is not written yet); use --device cpu for "
-        "real "
-        "math or --device sim for GPU timings");
+  plan.enforceEager = options.enforceEager;
+  if (options.device == "cuda" || options.device == "auto") {
+    const std::string problem = cudaUnavailableReason();
+    if (problem.empty()) {
+      plan.device = "cuda";
+#ifdef AYAR_HAS_CUDA
+      const CudaDeviceInfo gpu = probeCudaDevice();
+      plan.deviceName = gpu.name;
+      plan.memoryBytes = gpu.totalBytes;
+#endif
+    } else if (options.device == "cuda") {
+      throw Error("--device cuda: " + problem +
+                  "; use --device cpu for real math or --device sim for GPU timings");
+    } else {
+      plan.device = "cpu";  // auto without a usable GPU
+    }
+  } else {
+    plan.device = options.device;
   }
-  plan.device = options.device == "auto" ? "cpu" : options.device;  // auto: no CUDA backend is built
   if (options.kvCacheDtype != "auto") {
     throw Error("--kv-cache-dtype " + options.kvCacheDtype +
                 ": no backend of ayar-engine supports an fp8 KV cache "
@@ -147,15 +162,16 @@ void planMemory(const EngineOptions& options, std::int64_t availableHostBytes, E
                 "'s max_position_embeddings (" + std::to_string(model.maxPositionEmbeddings) + "): lower it");
   }
   const bool sim = plan.device == "sim";
-  plan.kvBytesPerBlock = model.kvBytesPerToken(sim ? 2 : 4) * options.blockSize;
+  const bool gpu = sim || plan.device == "cuda";
+  plan.kvBytesPerBlock = model.kvBytesPerToken(gpu ? 2 : 4) * options.blockSize;
   const std::int64_t blocksPerSequence = (plan.maxModelLen + options.blockSize - 1) / options.blockSize;
   const std::int64_t sequenceKvBytes = blocksPerSequence * plan.kvBytesPerBlock;
   std::string budgetSource;
 
-  if (sim) {
-    const std::string card = "the simulated " + plan.simProfile->name + " (" +
-                             formatBytes(simulatedDeviceMemoryBytes(*plan.simProfile)) + ")";
-    plan.memoryBytes = simulatedDeviceMemoryBytes(*plan.simProfile);
+  if (gpu) {
+    if (sim) plan.memoryBytes = simulatedDeviceMemoryBytes(*plan.simProfile);
+    const std::string card = (sim ? "the simulated " + plan.simProfile->name : "the " + plan.deviceName) +
+                             " (" + formatBytes(plan.memoryBytes) + ")";
     plan.weightBytes = model.parameterCount() * 2;
     const std::int64_t reserve = activationReserveBytes(model, options);
     if (options.kvCacheMemoryBytes) {
@@ -177,7 +193,8 @@ void planMemory(const EngineOptions& options, std::int64_t availableHostBytes, E
         throw Error(model.name + " does not fit: its bf16 weights (" + formatBytes(plan.weightBytes) +
                     ") and activations (" + formatBytes(reserve) + ") exceed " + card + " x " + utilisation +
                     " (--gpu-memory-utilization) = " + formatBytes(usable) +
-                    ": raise --gpu-memory-utilization, use a larger --sim-profile, or pick a smaller model");
+                    ": raise --gpu-memory-utilization, " + (sim ? "use a larger --sim-profile, " : "") +
+                    "or pick a smaller model");
       }
       budgetSource = "--gpu-memory-utilization";
     }
@@ -223,6 +240,24 @@ std::string formatBytes(std::int64_t bytes) {
   return text;
 }
 
+bool cudaBackendBuilt() {
+#ifdef AYAR_HAS_CUDA
+  return true;
+#else
+  return false;
+#endif
+}
+
+std::string cudaUnavailableReason() {
+#ifdef AYAR_HAS_CUDA
+  const CudaDeviceInfo gpu = probeCudaDevice();
+  return gpu.usable ? std::string() : "no usable GPU here (" + gpu.problem + ")";
+#else
+  return "this ayar-engine was built without its CUDA backend (configure with nvcc present, or "
+         "-DAYAR_CUDA=ON)";
+#endif
+}
+
 std::int64_t availableHostMemoryBytes() {
   std::ifstream meminfo("/proc/meminfo");
   std::string line;
@@ -245,6 +280,19 @@ EnginePlan planEngine(const EngineOptions& options, std::int64_t availableHostBy
 
 std::unique_ptr<Backend> createBackend(const EnginePlan& plan, std::uint64_t seed) {
   if (plan.device == "sim") return makeSimBackend(plan.model, *plan.simProfile, seed);
+#ifdef AYAR_HAS_CUDA
+  if (plan.device == "cuda") {
+    CudaBackendOptions options;
+    options.enforceEager = plan.enforceEager;
+    options.seed = seed;
+    options.maxPositions = plan.maxModelLen;
+    if (plan.loadFormat == "safetensors") {
+      const Weights weights = loadWeights(plan.modelFolder, plan.model);
+      return makeCudaBackend(plan.model, &weights, seed, options);
+    }
+    return makeCudaBackend(plan.model, nullptr, seed, options);  // dummy weights drawn on the GPU
+  }
+#endif
   auto weights = std::make_shared<const Weights>(plan.loadFormat == "safetensors"
                                                      ? loadWeights(plan.modelFolder, plan.model)
                                                      : makeDummyWeights(plan.model, seed));

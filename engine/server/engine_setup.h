@@ -18,7 +18,9 @@ namespace ayar::engine {
 // where the weights and the tokenizer come from, and the KV cache pool.
 struct EnginePlan {
   ModelConfig model;
-  std::string device;  // "cpu" or "sim" (auto resolved)
+  std::string device;      // "cuda", "cpu" or "sim" (auto resolved)
+  std::string deviceName;  // the GPU's name for cuda ("NVIDIA H200")
+  bool enforceEager = false;
   std::optional<SimProfile> simProfile;
   std::string loadFormat;             // "dummy", "safetensors", or "none" (sim: no weights)
   std::filesystem::path modelFolder;  // empty for a preset
@@ -29,22 +31,29 @@ struct EnginePlan {
   int maxModelLen = 0;
   int numBlocks = 0;
   std::int64_t kvBytesPerBlock = 0;
-  std::int64_t weightBytes = 0;    // as the device holds them (cpu: float32, sim: bf16)
+  std::int64_t weightBytes = 0;    // as the device holds them (cpu: float32, cuda and sim: bf16)
   std::int64_t kvBudgetBytes = 0;  // the KV pool
-  std::int64_t memoryBytes = 0;    // what the budget was taken from (sim: device memory, cpu: MemAvailable)
+  std::int64_t memoryBytes =
+      0;  // what the budget was taken from (cuda, sim: device memory; cpu: MemAvailable)
 };
 
 // The KV budget on --device cpu when --kv-cache-memory-bytes is not given.
 inline constexpr std::int64_t kDefaultCpuKvCacheBytes = std::int64_t{1} << 30;
 
-// Resolves MODEL, --device, --load-format and --tokenizer and sizes the KV pool: sim from the simulated
-// card's memory x --gpu-memory-utilization minus bf16 weights and an activation reserve; cpu from
+// Resolves MODEL, --device, --load-format and --tokenizer and sizes the KV pool: cuda and sim from the
+// (real or simulated) card's memory x --gpu-memory-utilization minus bf16 weights and an activation
+// reserve; cpu from
 // --kv-cache-memory-bytes (1 GiB by default) once float32 weights plus that budget fit in
 // `availableHostBytes`. Throws ayar::Error naming the flag (or MODEL) and what to do.
 EnginePlan planEngine(const EngineOptions& options, std::int64_t availableHostBytes);
 
 // MemAvailable from /proc/meminfo; 0 when it cannot be read.
 std::int64_t availableHostMemoryBytes();
+
+// Whether this build has the CUDA backend, and what it finds on this machine: "" when a usable GPU is
+// present, else why not.
+bool cudaBackendBuilt();
+std::string cudaUnavailableReason();
 
 // Loads (or seeds) the weights and creates the backend of the plan.
 std::unique_ptr<Backend> createBackend(const EnginePlan& plan, std::uint64_t seed);

@@ -50,10 +50,12 @@ void GenerationStream::start() {
 GenerationStream::EventResult GenerationStream::onEvent(const GenerationEvent& event,
                                                         Clock::time_point deliveredAt) {
   if (m_done) return EventResult::kContinue;
+  if (event.firstScheduledAt != Clock::time_point{}) m_firstScheduledAt = event.firstScheduledAt;
   for (std::size_t i = 0; i < event.tokens.size() && !m_done; ++i) {
     ++m_completionTokens;
     if (m_completionTokens == 1) {
       m_metrics.observeTimeToFirstToken(secondsBetween(m_setup.arrival, deliveredAt));
+      m_firstTokenAt = deliveredAt;
     } else {
       m_metrics.observeInterTokenLatency(secondsBetween(m_lastTokenAt, deliveredAt));
     }
@@ -151,6 +153,12 @@ void GenerationStream::finish(std::string_view finishReason, std::string_view st
   m_done = true;
   m_needsFlush = false;
   m_metrics.observeFinished(outcomeOf(finishReason), secondsBetween(m_setup.arrival, Clock::now()));
+  if (m_completionTokens > 0 && m_firstScheduledAt != Clock::time_point{}) {
+    m_metrics.observePhases({secondsBetween(m_setup.arrival, m_firstScheduledAt),
+                             secondsBetween(m_firstScheduledAt, m_firstTokenAt),
+                             secondsBetween(m_firstTokenAt, m_lastTokenAt),
+                             secondsBetween(m_firstScheduledAt, m_lastTokenAt)});
+  }
   if (!m_connection) return;
   if (m_setup.stream) {
     std::string& out = m_connection->streamBuffer();

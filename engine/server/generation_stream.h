@@ -85,7 +85,9 @@ class GenerationStream {
   bool m_needsFlush = false;
   bool m_queuedForFlush = false;
   Clock::time_point m_lastTokenAt{};
-  std::string m_released;  // scratch: text released by the stop matcher for the current token
+  Clock::time_point m_firstTokenAt{};
+  Clock::time_point m_firstScheduledAt{};  // from the engine's events; epoch until the first token
+  std::string m_released;                  // scratch: text released by the stop matcher for the current token
   // Unstreamed responses collect the whole text.
   std::string m_content;
   std::string m_reasoningContent;

@@ -59,6 +59,10 @@ void raiseOpenFileLimit() {
 
 std::string deviceDescription(const EnginePlan& plan) {
   if (plan.device == "sim") return "sim (simulated, profile " + plan.simProfile->name + ", no model math)";
+  if (plan.device == "cuda") {
+    return "cuda (" + plan.deviceName + ", bf16, " + plan.loadFormat + " weights, " +
+           (plan.enforceEager ? "eager" : "CUDA graphs for decode") + ")";
+  }
   return plan.device + " (float32, " + plan.loadFormat + " weights)";
 }
 

@@ -130,11 +130,22 @@ ServerMetrics::ServerMetrics(std::string servedModelName, bool simulated)
       m_simulated(simulated),
       m_timeToFirstToken(timeToFirstTokenBuckets()),
       m_interTokenLatency(interTokenLatencyBuckets()),
-      m_e2eLatency(requestLatencyBuckets()) {}
+      m_e2eLatency(requestLatencyBuckets()),
+      m_queueTime(requestLatencyBuckets()),
+      m_prefillTime(requestLatencyBuckets()),
+      m_decodeTime(requestLatencyBuckets()),
+      m_inferenceTime(requestLatencyBuckets()) {}
 
 void ServerMetrics::observeFinished(RequestOutcome outcome, double e2eSeconds) {
   m_finished[static_cast<int>(outcome)].fetch_add(1, std::memory_order_relaxed);
   m_e2eLatency.observe(e2eSeconds);
+}
+
+void ServerMetrics::observePhases(const RequestPhases& phases) {
+  m_queueTime.observe(phases.queueSeconds);
+  m_prefillTime.observe(phases.prefillSeconds);
+  m_decodeTime.observe(phases.decodeSeconds);
+  m_inferenceTime.observe(phases.inferenceSeconds);
 }
 
 std::string ServerMetrics::renderPrometheus(const EngineStats& stats) const {
@@ -182,6 +193,19 @@ std::string ServerMetrics::renderPrometheus(const EngineStats& stats) const {
   appendHeader(out, "vllm:e2e_request_latency_seconds", "histogram",
                "Histogram of e2e request latency in seconds.");
   m_e2eLatency.appendPrometheus(out, "vllm:e2e_request_latency_seconds", labels);
+  // vLLM's request phase histograms (same buckets as the e2e latency).
+  appendHeader(out, "vllm:request_queue_time_seconds", "histogram",
+               "Histogram of time spent in WAITING phase for request.");
+  m_queueTime.appendPrometheus(out, "vllm:request_queue_time_seconds", labels);
+  appendHeader(out, "vllm:request_prefill_time_seconds", "histogram",
+               "Histogram of time spent in PREFILL phase for request.");
+  m_prefillTime.appendPrometheus(out, "vllm:request_prefill_time_seconds", labels);
+  appendHeader(out, "vllm:request_decode_time_seconds", "histogram",
+               "Histogram of time spent in DECODE phase for request.");
+  m_decodeTime.appendPrometheus(out, "vllm:request_decode_time_seconds", labels);
+  appendHeader(out, "vllm:request_inference_time_seconds", "histogram",
+               "Histogram of time spent in RUNNING phase for request.");
+  m_inferenceTime.appendPrometheus(out, "vllm:request_inference_time_seconds", labels);
 
   appendGauge(out, "ayar:simulated", "1 when the engine runs the timing simulator (no real model math).",
               labels, m_simulated ? 1.0 : 0.0);

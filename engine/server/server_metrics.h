@@ -45,6 +45,16 @@ class ServerMetrics {
   void observeTimeToFirstToken(double seconds) { m_timeToFirstToken.observe(seconds); }
   void observeInterTokenLatency(double seconds) { m_interTokenLatency.observe(seconds); }
   void observeFinished(RequestOutcome outcome, double e2eSeconds);
+  // The phases of a request that finished normally, as vLLM splits them: queue (arrival to first
+  // scheduled), prefill (first scheduled to first token), decode (first token to last token) and
+  // inference (first scheduled to last token).
+  struct RequestPhases {
+    double queueSeconds = 0.0;
+    double prefillSeconds = 0.0;
+    double decodeSeconds = 0.0;
+    double inferenceSeconds = 0.0;
+  };
+  void observePhases(const RequestPhases& phases);
   void countHttpError() { m_httpErrors.fetch_add(1, std::memory_order_relaxed); }
   void setOpenConnections(std::int64_t count) { m_openConnections.store(count, std::memory_order_relaxed); }
 
@@ -56,6 +66,10 @@ class ServerMetrics {
   LatencyHistogram m_timeToFirstToken;
   LatencyHistogram m_interTokenLatency;
   LatencyHistogram m_e2eLatency;
+  LatencyHistogram m_queueTime;
+  LatencyHistogram m_prefillTime;
+  LatencyHistogram m_decodeTime;
+  LatencyHistogram m_inferenceTime;
   std::atomic<std::uint64_t> m_finished[3] = {};
   std::atomic<std::uint64_t> m_httpErrors{0};
   std::atomic<std::int64_t> m_openConnections{0};

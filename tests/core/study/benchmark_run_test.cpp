@@ -107,6 +107,38 @@ TEST(BenchmarkRun, StoresTheRunItsRequestsAndSamples) {
   EXPECT_TRUE(hasInFlight);
 }
 
+// A front end sees each sample batch as it is taken, and its own gauges (GPU) go into the store
+// beside the client's.
+TEST(BenchmarkRun, ObserverSeesEverySampleBatchAndItsExtraSamplesAreStored) {
+  test::TempDir dir;
+  test::SseTestServer server({.ttftMs = 5, .itlMs = 150, .tokensPerChunk = 1, .recordRequests = false});
+  RunSpec spec = remoteSpec(server, dir / "store.db");
+  spec.profile.numPrompts = 2;
+  spec.profile.randomOutputLen = 10;  // ~1.4 s: at least one tick
+  std::mutex mutex;
+  std::vector<Sample> seen;
+  RunObserver observer;
+  observer.extraSamples = [](double tS) { return std::vector<Sample>{{tS, "gpu.utilization", 42.0}}; };
+  observer.onSamples = [&](std::span<const Sample> batch) {
+    std::lock_guard lock(mutex);
+    seen.insert(seen.end(), batch.begin(), batch.end());
+  };
+  BenchmarkRun run(spec, observer);
+  const auto outcomes = run.run();
+  ASSERT_TRUE(outcomes.front().storeRunId);
+  const auto seenGpu =
+      std::count_if(seen.begin(), seen.end(), [](const Sample& s) { return s.name == "gpu.utilization"; });
+  EXPECT_GE(seenGpu, 1);
+  EXPECT_TRUE(
+      std::any_of(seen.begin(), seen.end(), [](const Sample& s) { return s.name == "client.in_flight"; }));
+  ResultStore store(dir / "store.db");
+  const auto stored = store.loadSamples(*outcomes.front().storeRunId);
+  const auto storedGpu = std::count_if(stored.begin(), stored.end(), [](const Sample& s) {
+    return s.name == "gpu.utilization" && s.value == 42.0;
+  });
+  EXPECT_EQ(storedGpu, seenGpu);
+}
+
 TEST(BenchmarkRun, CancelKeepsWhatFinishedAndMarksTheRunCancelled) {
   test::TempDir dir;
   test::SseTestServer server({.ttftMs = 1, .itlMs = 20, .tokensPerChunk = 1, .recordRequests = false});

@@ -294,6 +294,22 @@ double metricValue(const std::string& metrics, const std::string& name) {
   return std::stod(match[1].str());
 }
 
+TEST(EngineApi, MetricsSplitARequestIntoVllmsQueuePrefillAndDecodePhases) {
+  // The sim releases the first token 100 ms after arrival and each next one 10 ms later; an idle
+  // engine schedules the request at once. So: queue ~0, prefill ~0.1 s, decode ~10 x 10 ms.
+  EngineProcess engine(simArgs("fixed:100,10"));
+  const json request = {{"prompt", "Hello"}, {"max_tokens", 11}, {"ignore_eos", true}};
+  ASSERT_EQ(httpPost(engine.url("/v1/completions"), request.dump()).status, 200);
+  const std::string metrics = httpGet(engine.url("/metrics")).body;
+  EXPECT_EQ(metricValue(metrics, "vllm:request_queue_time_seconds_count"), 1.0);
+  EXPECT_LT(metricValue(metrics, "vllm:request_queue_time_seconds_sum"), 0.02);
+  EXPECT_NEAR(metricValue(metrics, "vllm:request_prefill_time_seconds_sum"), 0.1, 0.02);
+  EXPECT_NEAR(metricValue(metrics, "vllm:request_decode_time_seconds_sum"), 0.1, 0.02);
+  EXPECT_NEAR(metricValue(metrics, "vllm:request_inference_time_seconds_sum"), 0.2, 0.03);
+  EXPECT_NE(metrics.find("vllm:request_decode_time_seconds_bucket{le=\"0.3\",model_name=\"qwen3-8b\"} 1.0"),
+            std::string::npos);
+}
+
 TEST(EngineApi, AClientThatDisconnectsMidStreamCancelsItsRequestAndFreesItsBlocks) {
   EngineProcess engine(simArgs("fixed:0,20"));
   const std::string before = httpGet(engine.url("/metrics")).body;

@@ -82,8 +82,11 @@ TEST(EngineSetup, RefusesUnknownModelsCudaAndFp8Clearly) {
   options.model = "no-such-model";
   EXPECT_NE(refusal(options, 16 * kGiB).find("Unknown model 'no-such-model'"), std::string::npos);
   options.model = "qwen3-tiny";
-  options.device = "cuda";
-  EXPECT_NE(refusal(options, 16 * kGiB).find("no CUDA backend"), std::string::npos);
+  if (!cudaUnavailableReason().empty()) {  // without a usable GPU (or a CUDA build) cuda is refused
+    options.device = "cuda";
+    EXPECT_NE(refusal(options, 16 * kGiB).find("--device cuda: " + cudaUnavailableReason()),
+              std::string::npos);
+  }
   options.device = "cpu";
   options.kvCacheDtype = "fp8";
   EXPECT_NE(refusal(options, 16 * kGiB).find("--kv-cache-dtype fp8"), std::string::npos);
@@ -95,14 +98,20 @@ TEST(EngineSetup, RefusesUnknownModelsCudaAndFp8Clearly) {
   EXPECT_NE(refusal(options, 16 * kGiB).find("--load-format safetensors"), std::string::npos);
 }
 
-TEST(EngineSetup, AutoDeviceIsCpuWithDummyWeightsForAPreset) {
+TEST(EngineSetup, AutoDeviceIsCudaWithAGpuElseCpuWithDummyWeightsForAPreset) {
   EngineOptions options;
   options.model = "qwen3-tiny";
   const EnginePlan plan = planEngine(options, 16 * kGiB);
-  EXPECT_EQ(plan.device, "cpu");
   EXPECT_EQ(plan.loadFormat, "dummy");
-  EXPECT_EQ(plan.kvBudgetBytes, kDefaultCpuKvCacheBytes);
   EXPECT_EQ(plan.servedModelName, "qwen3-tiny");
+  if (cudaUnavailableReason().empty()) {
+    EXPECT_EQ(plan.device, "cuda");
+    EXPECT_EQ(plan.weightBytes, plan.model.parameterCount() * 2);
+    EXPECT_GT(plan.numBlocks, 0);
+  } else {
+    EXPECT_EQ(plan.device, "cpu");
+    EXPECT_EQ(plan.kvBudgetBytes, kDefaultCpuKvCacheBytes);
+  }
 }
 
 }  // namespace

@@ -22,6 +22,23 @@ TEST(ServerMetrics, HistogramBucketsAreCumulativeWithVllmsBounds) {
   EXPECT_NE(text.find("vllm:time_to_first_token_seconds_count{model_name=\"m\"} 3.0"), std::string::npos);
 }
 
+TEST(ServerMetrics, RequestPhasesGoToVllmsFourPhaseHistograms) {
+  ServerMetrics metrics("m", false);
+  metrics.observePhases({0.25, 0.5, 2.0, 2.5});
+  const std::string text = metrics.renderPrometheus(EngineStats{});
+  for (const char* line : {"# TYPE vllm:request_queue_time_seconds histogram",
+                           "vllm:request_queue_time_seconds_bucket{le=\"0.3\",model_name=\"m\"} 1.0",
+                           "vllm:request_queue_time_seconds_sum{model_name=\"m\"} 0.25",
+                           "vllm:request_prefill_time_seconds_bucket{le=\"0.3\",model_name=\"m\"} 0.0",
+                           "vllm:request_prefill_time_seconds_bucket{le=\"0.5\",model_name=\"m\"} 1.0",
+                           "vllm:request_decode_time_seconds_bucket{le=\"1.5\",model_name=\"m\"} 0.0",
+                           "vllm:request_decode_time_seconds_bucket{le=\"2.0\",model_name=\"m\"} 1.0",
+                           "vllm:request_inference_time_seconds_sum{model_name=\"m\"} 2.5",
+                           "vllm:request_inference_time_seconds_count{model_name=\"m\"} 1.0"}) {
+    EXPECT_NE(text.find(line), std::string::npos) << line;
+  }
+}
+
 TEST(ServerMetrics, ShowsEngineStatsUnderVllmNamesAndTheSimulatedMarker) {
   ServerMetrics metrics("qwen3-8b", true);
   metrics.observeFinished(RequestOutcome::kStop, 1.0);

@@ -1,0 +1,79 @@
+#pragma once
+
+#include <QWidget>
+#include <vector>
+
+#include "app/gui/stored_run.h"
+#include "core/report/report_text.h"
+
+class QComboBox;
+class QLabel;
+class QListWidget;
+class QPushButton;
+
+namespace ayar {
+
+class BoxPlotChart;
+class ComparisonTableModel;
+class ComparisonTableView;
+class DistributionChart;
+class HistoryModel;
+
+// The Compare area: a baseline and one or more candidates from the store; their CDFs overlaid and
+// their box plots for the chosen latency figure, and the seeds' table (scenario | baseline |
+// candidate | ratio).
+class ComparePage : public QWidget {
+  Q_OBJECT
+
+ public:
+  ComparePage(HistoryModel* history, QWidget* parent = nullptr);
+
+  void setStore(ResultStore* store) { m_store = store; }
+  // Shows the comparison of these runs (the first is the baseline). Throws ayar::Error for a run that is
+  // not in the store.
+  void compare(std::int64_t baseline, const std::vector<std::int64_t>& candidates);
+  // Writes the comparison as a report in the chosen report language; the format follows the file's
+  // suffix (.pdf, .html, .md, .csv, .json). Returns an error message, empty on success.
+  QString exportReport(const QString& path);
+  void setReportLanguage(ReportLanguage language);
+  void setDark(bool dark);
+
+  ComparisonTableModel* tableModel() const { return m_model; }
+  ComparisonTableView* tableView() const { return m_table; }
+  DistributionChart* cdfChart() const { return m_cdf; }
+  BoxPlotChart* boxChart() const { return m_box; }
+  const std::vector<LoadedRun>& runs() const { return m_runs; }
+
+ signals:
+  void failed(const QString& message);
+
+ protected:
+  void changeEvent(QEvent* event) override;
+
+ private:
+  void retranslate();
+  void refillChoices();
+  void compareChosen();
+  void showMetric();
+
+  HistoryModel* m_history;
+  ResultStore* m_store = nullptr;
+  QComboBox* m_baseline = nullptr;
+  QListWidget* m_candidates = nullptr;
+  QComboBox* m_metric = nullptr;
+  QPushButton* m_compare = nullptr;
+  QPushButton* m_copy = nullptr;
+  QPushButton* m_export = nullptr;
+  QComboBox* m_reportLanguage = nullptr;
+  QLabel* m_reportLanguageLabel = nullptr;
+  QLabel* m_baselineLabel = nullptr;
+  QLabel* m_candidatesLabel = nullptr;
+  QLabel* m_metricLabel = nullptr;
+  ComparisonTableModel* m_model = nullptr;
+  ComparisonTableView* m_table = nullptr;
+  DistributionChart* m_cdf = nullptr;
+  BoxPlotChart* m_box = nullptr;
+  std::vector<LoadedRun> m_runs;  // baseline first
+};
+
+}  // namespace ayar

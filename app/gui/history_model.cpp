@@ -1,0 +1,243 @@
+#include "app/gui/history_model.h"
+
+#include <QColor>
+#include <QDateTime>
+#include <QLocale>
+
+#include "core/interop/result_import.h"
+
+namespace ayar {
+
+namespace {
+
+QString fromStd(const std::string& text) {
+  return QString::fromStdString(text);
+}
+
+QString engineText(const StoredRun& run) {
+  const auto& engine = run.info.engine;
+  if (importMarkOf(run.info)) {
+    const auto& mark = *importMarkOf(run.info);
+    return HistoryModel::tr("imported (%1)").arg(fromStd(mark.value("tool", std::string())));
+  }
+  if (!engine.is_object() || engine.empty()) return fromStd(run.info.baseUrl);
+  QString text = fromStd(engine.value("engine", std::string()));
+  const std::string kind = engine.value("kind", std::string());
+  if (kind == "remote") return fromStd(engine.value("base_url", run.info.baseUrl));
+  const std::string device = engine.value("device", std::string());
+  if (!device.empty()) text += QStringLiteral(" · ") + fromStd(device);
+  return text;
+}
+
+QString flagsText(const StoredRun& run) {
+  QStringList parts;
+  const auto& engine = run.info.engine;
+  if (engine.is_object() && engine.contains("flags") && engine["flags"].is_array()) {
+    for (const auto& flag : engine["flags"]) {
+      if (!flag.is_object()) continue;
+      QString part = fromStd(flag.value("name", std::string()));
+      if (flag.contains("value") && flag["value"].is_string())
+        part += QLatin1Char('=') + fromStd(flag["value"].get<std::string>());
+      parts.append(part);
+    }
+  }
+  return parts.join(QLatin1Char(' '));
+}
+
+QString profileText(const StoredRun& run) {
+  const auto& profile = run.info.profile;
+  if (!profile.is_object()) return {};
+  const std::string name = profile.value("name", std::string());
+  if (!name.empty()) return fromStd(name);
+  return fromStd(run.info.dataset);
+}
+
+std::optional<double> summaryNumber(const StoredRun& run, const char* key) {
+  if (!run.summary.is_object()) return std::nullopt;
+  const auto it = run.summary.find(key);
+  if (it == run.summary.end() || !it->is_number()) return std::nullopt;
+  return it->get<double>();
+}
+
+// The stored summary is the run's result object with vLLM's keys.
+std::optional<double> meanTtft(const StoredRun& run) {
+  return summaryNumber(run, "mean_ttft_ms");
+}
+
+}  // namespace
+
+HistoryModel::HistoryModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void HistoryModel::setRuns(std::vector<StoredRun> runs) {
+  beginResetModel();
+  m_runs = std::move(runs);
+  endResetModel();
+}
+
+const StoredRun* HistoryModel::runAt(int row) const {
+  return row >= 0 && row < rowCount() ? &m_runs[static_cast<std::size_t>(row)] : nullptr;
+}
+
+int HistoryModel::rowOfRun(qint64 id) const {
+  for (std::size_t i = 0; i < m_runs.size(); ++i) {
+    if (m_runs[i].id == id) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+int HistoryModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : static_cast<int>(m_runs.size());
+}
+
+int HistoryModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : ColumnCount;
+}
+
+QString HistoryModel::statusText(RunStatus status) {
+  switch (status) {
+    case RunStatus::Running:
+      return tr("running");
+    case RunStatus::Completed:
+      return tr("completed");
+    case RunStatus::Interrupted:
+      return tr("interrupted");
+    case RunStatus::Failed:
+      return tr("failed");
+    case RunStatus::Cancelled:
+      return tr("stopped");
+  }
+  return {};
+}
+
+QString HistoryModel::runName(const StoredRun& run) {
+  QString name = QStringLiteral("#%1").arg(run.id);
+  if (!run.info.label.empty()) name += QLatin1Char(' ') + fromStd(run.info.label);
+  const std::string& model = run.info.servedModelName.empty() ? run.info.model : run.info.servedModelName;
+  if (!model.empty()) name += QStringLiteral(" (") + fromStd(model) + QLatin1Char(')');
+  return name;
+}
+
+QVariant HistoryModel::data(const QModelIndex& index, int role) const {
+  if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
+  const StoredRun& run = m_runs[static_cast<std::size_t>(index.row())];
+  const QLocale locale;
+  if (role == RunIdRole) return QVariant::fromValue<qint64>(run.id);
+  if (role == SearchTextRole) {
+    QStringList all;
+    for (int c = 0; c < ColumnCount; ++c)
+      all.append(data(this->index(index.row(), c), Qt::DisplayRole).toString());
+    all.append(flagsText(run));
+    all.append(fromStd(run.info.notes));
+    return all.join(QLatin1Char(' '));
+  }
+  if (role == SortRole) {
+    switch (index.column()) {
+      case Id:
+        return QVariant::fromValue<qint64>(run.id);
+      case Date:
+        return run.createdAt;
+      case Requests:
+        return QVariant::fromValue<qint64>(run.storedRequests);
+      case MeanTtft:
+        if (auto v = meanTtft(run)) return *v;
+        return {};
+      case OutputThroughput:
+        if (auto v = summaryNumber(run, "output_throughput")) return *v;
+        return {};
+      default:
+        return data(index, Qt::DisplayRole);
+    }
+  }
+  if (role == Qt::ToolTipRole && index.column() == Engine) return flagsText(run);
+  if (role == Qt::ForegroundRole && index.column() == Status &&
+      (run.status == RunStatus::Interrupted || run.status == RunStatus::Failed))
+    return QColor(215, 60, 50);
+  if (role == Qt::TextAlignmentRole && (index.column() == Id || index.column() >= Requests))
+    return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+  if (role != Qt::DisplayRole) return {};
+  switch (index.column()) {
+    case Id:
+      return QString::number(run.id);
+    case Date:
+      return locale.toString(QDateTime::fromMSecsSinceEpoch(static_cast<qint64>(run.createdAt * 1000.0)),
+                             QLocale::ShortFormat);
+    case Status:
+      return statusText(run.status);
+    case Label:
+      return fromStd(run.info.label);
+    case Model:
+      return fromStd(run.info.servedModelName.empty() ? run.info.model : run.info.servedModelName);
+    case Engine:
+      return engineText(run);
+    case Profile:
+      return profileText(run);
+    case Requests:
+      return locale.toString(static_cast<qlonglong>(run.storedRequests));
+    case MeanTtft:
+      if (auto v = meanTtft(run)) return locale.toString(*v, 'f', 1);
+      return {};
+    case OutputThroughput:
+      if (auto v = summaryNumber(run, "output_throughput")) return locale.toString(*v, 'f', 1);
+      return {};
+    default:
+      return {};
+  }
+}
+
+QVariant HistoryModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  switch (section) {
+    case Id:
+      return tr("Run");
+    case Date:
+      return tr("Started");
+    case Status:
+      return tr("Status");
+    case Label:
+      return tr("Label");
+    case Model:
+      return tr("Model");
+    case Engine:
+      return tr("Engine");
+    case Profile:
+      return tr("Profile");
+    case Requests:
+      return tr("Requests");
+    case MeanTtft:
+      return tr("Mean TTFT (ms)");
+    case OutputThroughput:
+      return tr("Output (tok/s)");
+    default:
+      return {};
+  }
+}
+
+HistoryFilter::HistoryFilter(QObject* parent) : QSortFilterProxyModel(parent) {
+  setSortRole(HistoryModel::SortRole);
+  setFilterCaseSensitivity(Qt::CaseInsensitive);
+}
+
+void HistoryFilter::setSearchText(const QString& text) {
+  m_words = text.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+  invalidateFilter();
+}
+
+void HistoryFilter::setStatus(std::optional<RunStatus> status) {
+  m_status = status;
+  invalidateFilter();
+}
+
+bool HistoryFilter::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const {
+  auto* model = static_cast<const HistoryModel*>(sourceModel());
+  const StoredRun* run = model->runAt(sourceRow);
+  if (!run) return false;
+  if (m_status && run->status != *m_status) return false;
+  if (m_words.isEmpty()) return true;
+  const QString text = model->index(sourceRow, 0, sourceParent).data(HistoryModel::SearchTextRole).toString();
+  for (const QString& word : m_words) {
+    if (!text.contains(word, Qt::CaseInsensitive)) return false;
+  }
+  return true;
+}
+
+}  // namespace ayar

@@ -1,0 +1,124 @@
+// ayar-screenshots OUTPUT_DIR: drives the workbench through two runs of the bundled engine's timing
+// simulator and a comparison, and writes each area as a PNG in English and Turkish, light and dark,
+// for the README. Run it under a display (xvfb-run -a) so that fonts render as on a desktop.
+#include <QApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QThread>
+#include <clocale>
+#include <cstdio>
+
+#include "app/gui/main_window.h"
+#include "app/gui/setup_panel.h"
+#include "core/engines/engine_spec.h"
+#include "core/store/result_store.h"
+#include "core/study/run_spec.h"
+
+namespace {
+
+ayar::RunSpec simRun(const char* simProfile, const char* label, double rate) {
+  ayar::RunSpec spec;
+  spec.engine.device = "sim";
+  spec.engine.model = "qwen3-8b";
+  spec.engine.flags = {ayar::EngineFlag::option("--sim-profile", simProfile)};
+  spec.profile.name = "";
+  spec.profile.datasetName = "random";
+  spec.profile.randomInputLen = 512;
+  spec.profile.randomOutputLen = 64;
+  spec.profile.randomRangeRatio = 0.5;
+  spec.profile.ignoreEos = true;
+  spec.profile.numPrompts = 240;
+  spec.profile.requestRate = rate;
+  spec.profile.seed = 42;
+  spec.label = label;
+  return spec;
+}
+
+bool runAndWait(ayar::MainWindow& window) {
+  QSignalSpy finished(&window, &ayar::MainWindow::runFinished);
+  if (!window.startRun()) return false;
+  return finished.wait(300000) && finished.front().at(1).toString().isEmpty();
+}
+
+void settle() {
+  for (int i = 0; i < 10; ++i) {
+    QCoreApplication::processEvents();
+    QThread::msleep(20);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  QStandardPaths::setTestModeEnabled(true);  // the tour's settings never touch the user's
+  QApplication app(argc, argv);
+  std::setlocale(LC_NUMERIC, "C");
+  QApplication::setOrganizationName(QStringLiteral("AyarScreenshots"));
+  QApplication::setApplicationName(QStringLiteral("ayar-screenshots"));
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: ayar-screenshots OUTPUT_DIR\n");
+    return 2;
+  }
+  const QString out = QString::fromLocal8Bit(argv[1]);
+  QDir().mkpath(out);
+  QSettings().clear();
+  QTemporaryDir storeDir;
+
+  ayar::MainWindow window(
+      {(storeDir.path() + QStringLiteral("/ayar.db")).toStdString(), QStringLiteral("en")});
+  window.resize(1500, 940);
+  window.show();
+  settle();
+
+  window.setupPanel()->setRunSpec(simRun("fixed:45,6", "baseline", 24.0));
+  if (!runAndWait(window)) {
+    std::fprintf(stderr, "ayar-screenshots: the baseline run failed: %s\n", qPrintable(window.statusText()));
+    return 1;
+  }
+  const qint64 baseline = window.store().listRuns().front().id;
+  window.setupPanel()->setRunSpec(simRun("fixed:28,4", "candidate", 24.0));
+  if (!runAndWait(window)) {
+    std::fprintf(stderr, "ayar-screenshots: the candidate run failed: %s\n", qPrintable(window.statusText()));
+    return 1;
+  }
+  const qint64 candidate = window.store().listRuns().front().id;
+  window.compareRuns(baseline, {candidate});
+
+  struct Shot {
+    const char* language;
+    bool dark;
+    std::vector<ayar::MainWindow::Area> areas;
+  };
+  using Area = ayar::MainWindow::Area;
+  const Shot shots[] = {
+      {"en", false, {Area::LiveArea, Area::ResultsArea, Area::CompareArea, Area::HistoryArea}},
+      {"tr", false, {Area::LiveArea, Area::ResultsArea, Area::CompareArea, Area::HistoryArea}},
+      {"en", true, {Area::LiveArea, Area::CompareArea}},
+      {"tr", true, {Area::ResultsArea}},
+  };
+  const char* names[] = {"live", "results", "compare", "history", "studies"};
+  int written = 0;
+  for (const Shot& shot : shots) {
+    window.setLanguage(QString::fromLatin1(shot.language));
+    window.setDarkTheme(shot.dark);
+    for (Area area : shot.areas) {
+      window.showArea(area);
+      settle();
+      const QString file = QStringLiteral("%1/%2-%3-%4.png")
+                               .arg(out, QString::fromLatin1(names[area]), QString::fromLatin1(shot.language),
+                                    shot.dark ? QStringLiteral("dark") : QStringLiteral("light"));
+      if (!window.grab().save(file)) {
+        std::fprintf(stderr, "ayar-screenshots: cannot write %s\n", qPrintable(file));
+        return 1;
+      }
+      ++written;
+    }
+  }
+  window.setDarkTheme(false);
+  std::printf("ayar-screenshots: wrote %d screenshots to %s\n", written, qPrintable(out));
+  return 0;
+}

@@ -1,0 +1,90 @@
+#pragma once
+
+#include <QWidget>
+#include <optional>
+
+#include "core/engines/engine_catalogue.h"
+#include "core/study/run_spec.h"
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSettings;
+class QStackedWidget;
+
+namespace ayar {
+
+class EngineFlagForm;
+class ProfileEditor;
+
+// The Setup area: the engine (bundled, an external engine from its command template, or a remote
+// endpoint), the model, the engine's flags as a form generated from its catalogue with the whole
+// command line shown and editable, the load profile and a label. runSpec() builds what a run needs.
+// An API key typed here is used for the run only; it is kept on this computer only when the user
+// ticks "remember", and never goes into results, reports or logs (core stores the variable's name).
+class SetupPanel : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit SetupPanel(const EngineCatalogue& catalogue, QWidget* parent = nullptr);
+
+  // The run as set up; throws ayar::Error naming the field at fault.
+  RunSpec runSpec() const;
+  void setRunSpec(const RunSpec& spec);
+  void setRunning(bool running);
+  void saveSettings(QSettings& settings) const;
+  void restoreSettings(const QSettings& settings);
+
+  EngineFlagForm* flagForm() const { return m_flags; }
+  ProfileEditor* profileEditor() const { return m_profile; }
+  QLineEdit* commandLine() const { return m_commandLine; }
+  QPushButton* startButton() const { return m_start; }
+
+ signals:
+  void startRequested();
+  void stopRequested();
+
+ protected:
+  void changeEvent(QEvent* event) override;
+
+ private:
+  void retranslate();
+  void onKindChanged();
+  void updateCommandLine();
+  void applyEditedCommandLine();
+  const EngineTemplate* currentTemplate() const;
+  EngineSpec engineSpec() const;
+
+  const EngineCatalogue& m_catalogue;
+  RunSpec m_base;  // what the panel does not show (tokenizer, backend, ...) comes from the last setRunSpec()
+  QComboBox* m_kind = nullptr;
+  QStackedWidget* m_stack = nullptr;
+  QComboBox* m_device = nullptr;
+  QComboBox* m_model = nullptr;
+  QPushButton* m_modelFolder = nullptr;
+  QComboBox* m_externalEngine = nullptr;
+  QLineEdit* m_externalModel = nullptr;
+  QLineEdit* m_executable = nullptr;
+  QLineEdit* m_baseUrl = nullptr;
+  QLineEdit* m_remoteModel = nullptr;
+  QLineEdit* m_apiKeyEnv = nullptr;
+  QLineEdit* m_apiKey = nullptr;
+  QCheckBox* m_rememberKey = nullptr;
+  EngineFlagForm* m_flags = nullptr;
+  QWidget* m_flagsBox = nullptr;
+  QLineEdit* m_extraArgs = nullptr;
+  QLineEdit* m_commandLine = nullptr;
+  QLabel* m_commandError = nullptr;
+  ProfileEditor* m_profile = nullptr;
+  QLineEdit* m_label = nullptr;
+  QPushButton* m_start = nullptr;
+  QPushButton* m_stop = nullptr;
+  // Labels retranslated by retranslate(), in the order they were made.
+  std::vector<QLabel*> m_labels;
+  std::vector<QWidget*> m_titled;  // group boxes
+  bool m_updatingCommandLine = false;
+};
+
+}  // namespace ayar

@@ -1,0 +1,31 @@
+#include "core/metrics/latency_values.h"
+
+namespace ayar {
+
+std::vector<double> latencyValuesMs(std::span<const RequestRecord> records, LatencyMetric metric) {
+  constexpr double kMsPerS = 1000.0;
+  std::vector<double> out;
+  out.reserve(records.size());
+  for (const RequestRecord& record : records) {
+    if (!record.success) continue;
+    switch (metric) {
+      case LatencyMetric::Ttft:
+        out.push_back(record.ttftS() * kMsPerS);
+        break;
+      case LatencyMetric::Tpot:
+        if (record.outputTokens > 1)
+          out.push_back((record.latencyS() - record.ttftS()) / (record.outputTokens - 1) * kMsPerS);
+        break;
+      case LatencyMetric::Itl:
+        for (std::size_t c = 1; c < record.chunkTimesS.size(); ++c)
+          out.push_back((record.chunkTimesS[c] - record.chunkTimesS[c - 1]) * kMsPerS);
+        break;
+      case LatencyMetric::E2el:
+        out.push_back(record.latencyS() * kMsPerS);
+        break;
+    }
+  }
+  return out;
+}
+
+}  // namespace ayar

@@ -1,0 +1,691 @@
+// The bf16 forward pass of a Qwen3 dense model on one NVIDIA GPU, over a paged KV cache.
+//
+// A step's new tokens are the rows of one activation matrix (as in the CPU backend):
+//
+//   x = embed(tokens)                                   residual stream in float32
+//   per layer:  h = rmsnorm(x [+ previous mlp out])      addRmsNorm
+//               qkv = h Wqkv                             one GEMM (q, k, v projections fused)
+//               q, k = rmsnorm per head, rope; k, v -> cache   qkNormRopeKvWrite
+//               a = attention(q, cache)                  decodeAttention / prefillAttention
+//               h = rmsnorm(x += a Wo)                   GEMM, addRmsNorm
+//               m = silu(h Wgate) * (h Wup)               one GEMM (gate, up fused), siluMul
+//               mlp out = m Wdown                         GEMM (added at the next norm)
+//   logits = rmsnorm(x + mlp out) Wlm_head for the last row of each sampling sequence; sampled on the GPU
+//
+// GEMMs of up to 2 rows (decode at batch 1-2) use the own split-K GEMV, larger ones cuBLAS (at 4 rows
+// cuBLAS was already as fast, measured on an H200: docs/BENCHMARKS.md). A step in
+// which every sequence decodes one token and samples is captured once per (batch size, attention
+// splits, block-table width) as a CUDA graph and replayed.
+
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <tuple>
+
+#include "core/error.h"
+#include "engine/backend/cpu/sampler.h"
+#include "engine/backend/cuda/cuda_backend.h"
+#include "engine/backend/cuda/cuda_kernels.h"
+
+namespace ayar::engine {
+
+using cuda::Bf16;
+
+namespace {
+
+void check(cudaError_t error, const char* what) {
+  if (error != cudaSuccess)
+    throw Error(std::string("CUDA: ") + what + " failed: " + cudaGetErrorString(error));
+}
+
+// cuBLAS, opened when the first CUDA backend is made: a program that links this library but runs on the
+// CPU or the sim never maps it (cuBLAS and cuBLASLt take a few hundred MiB).
+struct Cublas {
+  decltype(&cublasCreate_v2) create = nullptr;
+  decltype(&cublasDestroy_v2) destroy = nullptr;
+  decltype(&cublasSetStream_v2) setStream = nullptr;
+  decltype(&cublasSetWorkspace_v2) setWorkspace = nullptr;
+  cublasStatus_t (*gemmEx)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const void*,
+                           const void*, cudaDataType, int, const void*, cudaDataType, int, const void*, void*,
+                           cudaDataType, int, cublasComputeType_t, cublasGemmAlgo_t) = nullptr;
+  decltype(&cublasGetStatusString) statusString = nullptr;
+
+  // Throws ayar::Error when the library or one of its functions is missing.
+  static const Cublas& get() {
+    static const Cublas api = [] {
+      const std::string name = "libcublas.so." + std::to_string(CUBLAS_VER_MAJOR);
+      void* library = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
+      if (!library) {
+        throw Error("--device cuda needs " + name + " (cuBLAS " + std::to_string(CUBLAS_VER_MAJOR) +
+                    ", part of the CUDA Toolkit): " + dlerror() +
+                    "; install it or add its folder to LD_LIBRARY_PATH");
+      }
+      Cublas a;
+      auto load = [&](auto& function, const char* symbol) {
+        function = reinterpret_cast<std::remove_reference_t<decltype(function)>>(dlsym(library, symbol));
+        if (!function)
+          throw Error(name + " lacks " + symbol + ": install cuBLAS " + std::to_string(CUBLAS_VER_MAJOR));
+      };
+      load(a.create, "cublasCreate_v2");
+      load(a.destroy, "cublasDestroy_v2");
+      load(a.setStream, "cublasSetStream_v2");
+      load(a.setWorkspace, "cublasSetWorkspace_v2");
+      load(a.gemmEx, "cublasGemmEx");
+      load(a.statusString, "cublasGetStatusString");
+      return a;
+    }();
+    return api;
+  }
+};
+
+void check(cublasStatus_t status, const char* what) {
+  if (status != CUBLAS_STATUS_SUCCESS) {
+    throw Error(std::string("cuBLAS: ") + what + " failed: " + Cublas::get().statusString(status));
+  }
+}
+
+// A device allocation that frees itself.
+template <typename T>
+class DeviceArray {
+ public:
+  DeviceArray() = default;
+  explicit DeviceArray(std::int64_t count) { resize(count); }
+  ~DeviceArray() { release(); }
+  DeviceArray(const DeviceArray&) = delete;
+  DeviceArray& operator=(const DeviceArray&) = delete;
+  DeviceArray(DeviceArray&& other) noexcept : m_data(other.m_data), m_count(other.m_count) {
+    other.m_data = nullptr;
+    other.m_count = 0;
+  }
+  DeviceArray& operator=(DeviceArray&&) = delete;
+
+  void resize(std::int64_t count) {
+    release();
+    if (count <= 0) return;
+    void* p = nullptr;
+    const cudaError_t error = cudaMalloc(&p, static_cast<std::size_t>(count) * sizeof(T));
+    if (error != cudaSuccess) {
+      throw Error("CUDA: allocating " + std::to_string(static_cast<std::size_t>(count) * sizeof(T) >> 20) +
+                  " MiB on the GPU failed (" + cudaGetErrorString(error) +
+                  "): lower --gpu-memory-utilization, --max-num-batched-tokens or --max-num-seqs");
+    }
+    m_data = static_cast<T*>(p);
+    m_count = count;
+  }
+  T* get() const { return m_data; }
+  std::int64_t size() const { return m_count; }
+
+ private:
+  void release() {
+    if (m_data) cudaFree(m_data);
+    m_data = nullptr;
+    m_count = 0;
+  }
+  T* m_data = nullptr;
+  std::int64_t m_count = 0;
+};
+
+struct LayerDeviceWeights {
+  DeviceArray<Bf16> inputLayernorm, qkvProj, qNorm, kNorm, oProj, postAttentionLayernorm, gateUpProj,
+      downProj;
+};
+
+int roundUp(int value, int multiple) {
+  return (value + multiple - 1) / multiple * multiple;
+}
+
+// Steps of up to this many tokens use the own GEMV instead of cuBLAS (see bench_cuda_backend's rows).
+constexpr int kGemvRows = 2;
+
+int nextPowerOfTwo(int value) {
+  int p = 1;
+  while (p < value)
+    p *= 2;
+  return p;
+}
+
+// Splits of the decode attention: partitions of at most 512 keys (the kernel's limit), and enough blocks
+// to fill the GPU twice when the batch alone does not, without partitions under 64 keys. A power of two,
+// so that decode graphs come in few variants.
+int decodeSplits(int count, int maxContext, int kvHeads, int multiprocessors) {
+  const int needed = (maxContext + 511) / 512;
+  const int wanted = (2 * multiprocessors + count * kvHeads - 1) / (count * kvHeads);
+  const int most = std::max(1, (maxContext + 63) / 64);
+  return nextPowerOfTwo(std::max(needed, std::min(wanted, most)));
+}
+
+}  // namespace
+
+struct CudaBackend::State {
+  ModelConfig config;
+  CudaBackendOptions options;
+  int multiprocessors = 0;
+  int qDim = 0, kvDim = 0, qkvDim = 0;
+  cudaStream_t stream = nullptr;
+  cublasHandle_t cublas = nullptr;
+  DeviceArray<std::uint8_t> cublasWorkspace;
+
+  // Weights (bf16).
+  DeviceArray<Bf16> embedTokens, finalNorm, lmHead;
+  std::vector<LayerDeviceWeights> layers;
+  DeviceArray<float> ropeCos, ropeSin;
+  int ropePositions = 0;
+
+  // KV cache: [layer][block][kvHead][slot][headDim] for K and for V.
+  DeviceArray<Bf16> keyCache, valueCache;
+  int numBlocks = 0, blockSize = 0;
+
+  // Activations, for up to tokenCap rows and seqCap sequences.
+  int tokenCap = 0, seqCap = 0;
+  DeviceArray<float> residual;
+  DeviceArray<Bf16> normed, qkv, attention, projected, gateUp, activated, finalNormed;
+  DeviceArray<float> logits, decodePartials;
+  DeviceArray<std::int32_t> sampled;
+  std::int64_t partialCap = 0;
+
+  // The step's inputs: packed on the host (pinned) and copied in one transfer.
+  DeviceArray<std::int32_t> staging;
+  std::int32_t* hostStaging = nullptr;
+  std::int32_t* hostSampled = nullptr;
+  std::int64_t stagingCap = 0;
+  int lastSampledRows = 0;
+
+  // Decode graphs by (batch size, splits, block-table width).
+  std::map<std::tuple<int, int, int>, cudaGraphExec_t> graphs;
+  std::uint64_t unseededDraws = 0;
+
+  ~State() {
+    dropGraphs();
+    if (hostStaging) cudaFreeHost(hostStaging);
+    if (hostSampled) cudaFreeHost(hostSampled);
+    if (cublas) Cublas::get().destroy(cublas);
+    if (stream) cudaStreamDestroy(stream);
+  }
+
+  void dropGraphs() {
+    for (auto& [key, exec] : graphs)
+      cudaGraphExecDestroy(exec);
+    graphs.clear();
+  }
+
+  // The packed layout of one step's inputs (offsets in int32 units into staging).
+  struct Layout {
+    int tokens = 0, seqs = 0, stride = 0;
+    std::int64_t tokenIds = 0, positions = 0, slots = 0, queryStart = 0, queryLen = 0, contextLen = 0,
+                 decodeSeqs = 0, prefillSeqs = 0, sampleRows = 0, topK = 0, temperature = 0, topP = 0,
+                 uniform = 0, blockTables = 0, total = 0;
+  };
+
+  static Layout layoutFor(int tokens, int seqs, int stride) {
+    Layout l;
+    l.tokens = tokens;
+    l.seqs = seqs;
+    l.stride = stride;
+    std::int64_t at = 0;
+    for (std::int64_t* field : {&l.tokenIds, &l.positions, &l.slots}) {
+      *field = at;
+      at += roundUp(tokens, 4);
+    }
+    for (std::int64_t* field : {&l.queryStart, &l.queryLen, &l.contextLen, &l.decodeSeqs, &l.prefillSeqs,
+                                &l.sampleRows, &l.topK, &l.temperature, &l.topP, &l.uniform}) {
+      *field = at;
+      at += roundUp(seqs, 4);
+    }
+    l.blockTables = at;
+    at += static_cast<std::int64_t>(seqs) * stride;
+    l.total = at;
+    return l;
+  }
+
+  // What one step runs, besides the packed inputs.
+  struct Plan {
+    Layout layout;
+    int decodeCount = 0, prefillCount = 0, maxQueryLen = 0, splits = 1, sampleCount = 0;
+  };
+
+  void ensureCapacity(int tokens, int seqs, std::int64_t stagingInts, std::int64_t partialFloats) {
+    const ModelConfig& c = config;
+    bool changed = false;
+    if (tokens > tokenCap) {
+      tokenCap = roundUp(tokens, 64);
+      residual.resize(std::int64_t{tokenCap} * c.hiddenSize);
+      normed.resize(std::int64_t{tokenCap} * c.hiddenSize);
+      qkv.resize(std::int64_t{tokenCap} * qkvDim);
+      attention.resize(std::int64_t{tokenCap} * qDim);
+      projected.resize(std::int64_t{tokenCap} * c.hiddenSize);
+      gateUp.resize(std::int64_t{tokenCap} * 2 * c.intermediateSize);
+      activated.resize(std::int64_t{tokenCap} * c.intermediateSize);
+      changed = true;
+    }
+    if (seqs > seqCap) {
+      seqCap = roundUp(seqs, 16);
+      finalNormed.resize(std::int64_t{seqCap} * c.hiddenSize);
+      logits.resize(std::int64_t{seqCap} * c.vocabSize);
+      sampled.resize(seqCap);
+      if (hostSampled) cudaFreeHost(hostSampled);
+      hostSampled = nullptr;
+      check(cudaMallocHost(&hostSampled, sizeof(std::int32_t) * seqCap), "cudaMallocHost");
+      changed = true;
+    }
+    if (stagingInts > stagingCap) {
+      stagingCap = std::max<std::int64_t>(stagingInts * 2, 4096);
+      staging.resize(stagingCap);
+      if (hostStaging) cudaFreeHost(hostStaging);
+      hostStaging = nullptr;
+      check(cudaMallocHost(&hostStaging, sizeof(std::int32_t) * stagingCap), "cudaMallocHost");
+      changed = true;
+    }
+    if (partialFloats > partialCap) {
+      partialCap = partialFloats * 2;
+      decodePartials.resize(partialCap);
+      changed = true;
+    }
+    if (changed) dropGraphs();  // graphs hold the old buffers' addresses
+  }
+
+  cuda::LayerKvCache layerCache(int layer) const {
+    const std::int64_t perLayer = std::int64_t{numBlocks} * blockSize * kvDim;
+    return {keyCache.get() + layer * perLayer, valueCache.get() + layer * perLayer, blockSize,
+            config.numKvHeads};
+  }
+
+  // y[rows, n] = x[rows, k] W[n, k]^T
+  template <typename OutT>
+  void linear(OutT* y, const Bf16* x, const Bf16* w, int rows, int n, int k) {
+    if (rows == 0) return;
+    if (rows <= kGemvRows) {
+      cuda::gemv(y, x, w, rows, n, k, stream);
+      return;
+    }
+    const float alpha = 1.0f, beta = 0.0f;
+    const cudaDataType_t outType = std::is_same_v<OutT, float> ? CUDA_R_32F : CUDA_R_16BF;
+    check(Cublas::get().gemmEx(cublas, CUBLAS_OP_T, CUBLAS_OP_N, n, rows, k, &alpha, w, CUDA_R_16BF, k, x,
+                               CUDA_R_16BF, k, &beta, y, outType, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+          "cublasGemmEx");
+  }
+
+  // Enqueues the whole forward pass and the sampling of one step on the stream.
+  void forward(const Plan& plan) {
+    const ModelConfig& c = config;
+    const Layout& l = plan.layout;
+    std::int32_t* in = staging.get();
+    const int rows = l.tokens;
+    const float eps = static_cast<float>(c.rmsNormEps);
+    cuda::SeqTable table{in + l.queryStart, in + l.queryLen, in + l.contextLen, in + l.blockTables, l.stride};
+
+    cuda::embedRows(residual.get(), embedTokens.get(), in + l.tokenIds, rows, c.hiddenSize, stream);
+    for (int layer = 0; layer < c.numLayers; ++layer) {
+      const LayerDeviceWeights& w = layers[static_cast<std::size_t>(layer)];
+      const cuda::LayerKvCache cache = layerCache(layer);
+      cuda::addRmsNorm(normed.get(), residual.get(), layer == 0 ? nullptr : projected.get(),
+                       w.inputLayernorm.get(), nullptr, rows, c.hiddenSize, eps, stream);
+      linear(qkv.get(), normed.get(), w.qkvProj.get(), rows, qkvDim, c.hiddenSize);
+      cuda::qkNormRopeKvWrite(qkv.get(), w.qNorm.get(), w.kNorm.get(), ropeCos.get(), ropeSin.get(),
+                              in + l.positions, in + l.slots, rows, c.numHeads, cache, eps, stream);
+      cuda::decodeAttention(attention.get(), qkv.get(), qkvDim, table, in + l.decodeSeqs, plan.decodeCount,
+                            c.numHeads, cache, plan.splits, decodePartials.get(), stream);
+      cuda::prefillAttention(attention.get(), qkv.get(), qkvDim, table, in + l.prefillSeqs, plan.prefillCount,
+                             plan.maxQueryLen, c.numHeads, cache, stream);
+      linear(projected.get(), attention.get(), w.oProj.get(), rows, c.hiddenSize, qDim);
+      cuda::addRmsNorm(normed.get(), residual.get(), projected.get(), w.postAttentionLayernorm.get(), nullptr,
+                       rows, c.hiddenSize, eps, stream);
+      linear(gateUp.get(), normed.get(), w.gateUpProj.get(), rows, 2 * c.intermediateSize, c.hiddenSize);
+      cuda::siluMul(activated.get(), gateUp.get(), rows, c.intermediateSize, stream);
+      linear(projected.get(), activated.get(), w.downProj.get(), rows, c.hiddenSize, c.intermediateSize);
+    }
+    if (plan.sampleCount == 0) return;
+    cuda::addRmsNorm(finalNormed.get(), residual.get(), projected.get(), finalNorm.get(), in + l.sampleRows,
+                     plan.sampleCount, c.hiddenSize, eps, stream);
+    const Bf16* output = c.tieWordEmbeddings ? embedTokens.get() : lmHead.get();
+    linear(logits.get(), finalNormed.get(), output, plan.sampleCount, c.vocabSize, c.hiddenSize);
+    cuda::SampleParams params{reinterpret_cast<const float*>(in + l.temperature),
+                              reinterpret_cast<const float*>(in + l.topP), in + l.topK,
+                              reinterpret_cast<const float*>(in + l.uniform)};
+    cuda::sampleTokens(sampled.get(), logits.get(), plan.sampleCount, c.vocabSize, params, stream);
+  }
+};
+
+CudaDeviceInfo probeCudaDevice() {
+  CudaDeviceInfo info;
+  int count = 0;
+  const cudaError_t error = cudaGetDeviceCount(&count);
+  if (error != cudaSuccess) {
+    info.problem = error == cudaErrorInsufficientDriver
+                       ? "no NVIDIA driver is loaded, or it is older than this build's CUDA runtime"
+                       : cudaGetErrorString(error);
+    cudaGetLastError();  // clear it
+    return info;
+  }
+  if (count == 0) {
+    info.problem = "no CUDA device is visible";
+    return info;
+  }
+  cudaDeviceProp prop{};
+  check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
+  info.name = prop.name;
+  info.computeMajor = prop.major;
+  info.computeMinor = prop.minor;
+  info.multiprocessors = prop.multiProcessorCount;
+  std::size_t freeBytes = 0, totalBytes = 0;
+  check(cudaMemGetInfo(&freeBytes, &totalBytes), "cudaMemGetInfo");
+  info.freeBytes = static_cast<std::int64_t>(freeBytes);
+  info.totalBytes = static_cast<std::int64_t>(totalBytes);
+  if (prop.major < 9) {
+    info.problem = std::string(prop.name) + " has compute capability " + std::to_string(prop.major) + "." +
+                   std::to_string(prop.minor) + "; this build's kernels need 9.0 (Hopper) or later";
+    return info;
+  }
+  info.usable = true;
+  return info;
+}
+
+CudaBackend::CudaBackend(const ModelConfig& config, const Weights* hostWeights, std::uint64_t dummySeed,
+                         const CudaBackendOptions& options)
+    : m(std::make_unique<State>()) {
+  State& s = *m;
+  s.config = config;
+  s.options = options;
+  const CudaDeviceInfo device = probeCudaDevice();
+  if (!device.usable) throw Error("--device cuda: no usable GPU (" + device.problem + ")");
+  if (config.headDim != cuda::kHeadDim) {
+    throw Error(config.name + ": head_dim " + std::to_string(config.headDim) +
+                " is not supported by the CUDA backend (it is built for 128, as every Qwen3 size has)");
+  }
+  if (config.numHeads % config.numKvHeads != 0 || config.numHeads / config.numKvHeads > 8) {
+    throw Error(config.name + ": the CUDA backend needs 1 to 8 query heads per KV head");
+  }
+  s.multiprocessors = device.multiprocessors;
+  s.qDim = config.numHeads * config.headDim;
+  s.kvDim = config.numKvHeads * config.headDim;
+  s.qkvDim = s.qDim + 2 * s.kvDim;
+  check(cudaSetDevice(0), "cudaSetDevice");
+  check(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking), "cudaStreamCreate");
+  const Cublas& blas = Cublas::get();
+  check(blas.create(&s.cublas), "cublasCreate");
+  check(blas.setStream(s.cublas, s.stream), "cublasSetStream");
+  // A workspace of its own keeps cuBLAS from allocating while a graph is captured.
+  s.cublasWorkspace.resize(std::int64_t{32} << 20);
+  check(blas.setWorkspace(s.cublas, s.cublasWorkspace.get(),
+                          static_cast<std::size_t>(s.cublasWorkspace.size())),
+        "cublasSetWorkspace");
+
+  const std::int64_t hidden = config.hiddenSize;
+  const std::int64_t inter = config.intermediateSize;
+  s.embedTokens.resize(std::int64_t{config.vocabSize} * hidden);
+  s.finalNorm.resize(hidden);
+  if (!config.tieWordEmbeddings) s.lmHead.resize(std::int64_t{config.vocabSize} * hidden);
+  s.layers.resize(static_cast<std::size_t>(config.numLayers));
+  for (LayerDeviceWeights& w : s.layers) {
+    w.inputLayernorm.resize(hidden);
+    w.qkvProj.resize(s.qkvDim * hidden);
+    w.qNorm.resize(config.headDim);
+    w.kNorm.resize(config.headDim);
+    w.oProj.resize(hidden * s.qDim);
+    w.postAttentionLayernorm.resize(hidden);
+    w.gateUpProj.resize(2 * inter * hidden);
+    w.downProj.resize(hidden * inter);
+  }
+  // Where each checkpoint tensor goes, in weightTensorSpecs' order: q, k, v rows stacked into qkvProj,
+  // gate and up rows into gateUpProj.
+  std::vector<Bf16*> destinations;
+  destinations.push_back(s.embedTokens.get());
+  for (LayerDeviceWeights& w : s.layers) {
+    Bf16* qkv = w.qkvProj.get();
+    Bf16* gateUp = w.gateUpProj.get();
+    for (Bf16* d : {w.inputLayernorm.get(), qkv, qkv + s.qDim * hidden, qkv + (s.qDim + s.kvDim) * hidden,
+                    w.oProj.get(), w.qNorm.get(), w.kNorm.get(), w.postAttentionLayernorm.get(), gateUp,
+                    gateUp + inter * hidden, w.downProj.get()}) {
+      destinations.push_back(d);
+    }
+  }
+  destinations.push_back(s.finalNorm.get());
+  if (!config.tieWordEmbeddings) destinations.push_back(s.lmHead.get());
+
+  const std::vector<WeightTensorSpec> specs = weightTensorSpecs(config);
+  assert(specs.size() == destinations.size());
+  if (hostWeights) {
+    std::vector<const std::vector<float>*> sources{&hostWeights->embedTokens};
+    for (const LayerWeights& w : hostWeights->layers) {
+      for (const std::vector<float>* v :
+           {&w.inputLayernorm, &w.qProj, &w.kProj, &w.vProj, &w.oProj, &w.qNorm, &w.kNorm,
+            &w.postAttentionLayernorm, &w.gateProj, &w.upProj, &w.downProj})
+        sources.push_back(v);
+    }
+    sources.push_back(&hostWeights->finalNorm);
+    if (!config.tieWordEmbeddings) sources.push_back(&hostWeights->lmHead);
+    if (sources.size() != specs.size())
+      throw std::logic_error("CudaBackend: weights do not match the config");
+    std::vector<Bf16> converted;
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+      const std::vector<float>& values = *sources[i];
+      converted.resize(values.size());
+      for (std::size_t j = 0; j < values.size(); ++j)
+        converted[j] = cuda::toBf16(values[j]);
+      check(cudaMemcpy(destinations[i], converted.data(), converted.size() * sizeof(Bf16),
+                       cudaMemcpyHostToDevice),
+            "uploading weights");
+    }
+  } else {
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+      std::int64_t count = 1;
+      for (const std::int64_t d : specs[i].shape)
+        count *= d;
+      const DummyTensorDraw draw = dummyTensorDraw(specs[i], dummySeed);
+      cuda::fillDummy(destinations[i], count, draw.chunkBase, draw.center, draw.halfWidth, s.stream);
+    }
+  }
+
+  s.ropePositions = options.maxPositions > 0 ? options.maxPositions : config.maxPositionEmbeddings;
+  s.ropeCos.resize(std::int64_t{s.ropePositions} * config.headDim / 2);
+  s.ropeSin.resize(std::int64_t{s.ropePositions} * config.headDim / 2);
+  cuda::fillRopeTable(s.ropeCos.get(), s.ropeSin.get(), s.ropePositions, config.headDim, config.ropeTheta,
+                      s.stream);
+
+  check(cudaStreamSynchronize(s.stream), "loading the weights");
+}
+
+CudaBackend::~CudaBackend() = default;
+
+std::size_t CudaBackend::kvBytesPerBlock(int blockSize) const {
+  return static_cast<std::size_t>(blockSize) * static_cast<std::size_t>(m->config.kvBytesPerToken(2));
+}
+
+void CudaBackend::allocateKvCache(int numBlocks, int blockSize) {
+  assert(numBlocks > 0 && blockSize > 0);
+  State& s = *m;
+  s.dropGraphs();
+  s.numBlocks = numBlocks;
+  s.blockSize = blockSize;
+  const std::int64_t elements = std::int64_t{s.config.numLayers} * numBlocks * blockSize * s.kvDim;
+  s.keyCache.resize(elements);
+  s.valueCache.resize(elements);
+}
+
+std::int64_t CudaBackend::weightBytes() const {
+  return m->config.parameterCount() * 2;
+}
+
+int CudaBackend::capturedGraphs() const {
+  return static_cast<int>(m->graphs.size());
+}
+
+void CudaBackend::step(std::span<const SeqStep> batch, StepOutput& out) {
+  State& s = *m;
+  const ModelConfig& c = s.config;
+  out.sampled.clear();
+  out.releaseAt.clear();
+  s.lastSampledRows = 0;
+  if (s.numBlocks == 0) throw std::logic_error("CudaBackend::step before allocateKvCache");
+  if (batch.empty()) return;
+
+  // Check the batch (a malformed one would write outside the cache) and size the step.
+  int tokens = 0, maxBlocks = 1, maxContext = 1, maxQueryLen = 0, samples = 0;
+  bool allDecode = true;
+  for (const SeqStep& seq : batch) {
+    for (const std::int32_t token : seq.tokens) {
+      if (token < 0 || token >= c.vocabSize) {
+        throw Error("token id " + std::to_string(token) + " is outside the vocabulary of " + c.name +
+                    " (0.." + std::to_string(c.vocabSize - 1) + ")");
+      }
+    }
+    const std::int64_t end = std::int64_t{seq.position} + static_cast<std::int64_t>(seq.tokens.size());
+    const std::int64_t blocksNeeded = (end + s.blockSize - 1) / s.blockSize;
+    if (seq.tokens.empty() || seq.position < 0 || end > s.ropePositions ||
+        static_cast<std::int64_t>(seq.blockTable.size()) < blocksNeeded || (seq.sample && !seq.sampling)) {
+      throw std::logic_error("malformed SeqStep for sequence " + std::to_string(seq.seqId));
+    }
+    for (std::int64_t b = 0; b < blocksNeeded; ++b) {
+      const std::int32_t block = seq.blockTable[static_cast<std::size_t>(b)];
+      if (block < 0 || block >= s.numBlocks) {
+        throw std::logic_error("block id out of range for sequence " + std::to_string(seq.seqId));
+      }
+    }
+    tokens += static_cast<int>(seq.tokens.size());
+    maxBlocks = std::max(maxBlocks, static_cast<int>(blocksNeeded));
+    maxContext = std::max(maxContext, static_cast<int>(end));
+    maxQueryLen = std::max(maxQueryLen, static_cast<int>(seq.tokens.size()));
+    samples += seq.sample ? 1 : 0;
+    allDecode = allDecode && seq.tokens.size() == 1 && seq.sample;
+  }
+  const int seqs = static_cast<int>(batch.size());
+
+  State::Plan plan;
+  const int stride = nextPowerOfTwo(maxBlocks);
+  plan.layout = State::layoutFor(tokens, seqs, stride);
+  plan.sampleCount = samples;
+  plan.maxQueryLen = maxQueryLen;
+  int decodeCount = 0;
+  for (const SeqStep& seq : batch)
+    decodeCount += seq.tokens.size() == 1 ? 1 : 0;
+  plan.splits = decodeCount > 0 ? decodeSplits(decodeCount, maxContext, c.numKvHeads, s.multiprocessors) : 1;
+  s.ensureCapacity(tokens, seqs, plan.layout.total,
+                   cuda::decodeAttentionPartialFloats(std::max(decodeCount, 1), c.numHeads, plan.splits));
+
+  // Pack the inputs.
+  const State::Layout& l = plan.layout;
+  std::int32_t* h = s.hostStaging;
+  int row = 0;
+  for (int i = 0; i < seqs; ++i) {
+    const SeqStep& seq = batch[static_cast<std::size_t>(i)];
+    const int count = static_cast<int>(seq.tokens.size());
+    h[l.queryStart + i] = row;
+    h[l.queryLen + i] = count;
+    h[l.contextLen + i] = seq.position + count;
+    for (int t = 0; t < count; ++t, ++row) {
+      const int position = seq.position + t;
+      h[l.tokenIds + row] = seq.tokens[static_cast<std::size_t>(t)];
+      h[l.positions + row] = position;
+      h[l.slots + row] = seq.blockTable[static_cast<std::size_t>(position / s.blockSize)] * s.blockSize +
+                         position % s.blockSize;
+    }
+    if (count == 1) {
+      h[l.decodeSeqs + plan.decodeCount++] = i;
+    } else {
+      h[l.prefillSeqs + plan.prefillCount++] = i;
+    }
+    const std::int64_t blocks =
+        std::min<std::int64_t>(static_cast<std::int64_t>(seq.blockTable.size()), stride);
+    std::copy_n(seq.blockTable.data(), blocks, h + l.blockTables + static_cast<std::int64_t>(i) * stride);
+    std::fill(h + l.blockTables + static_cast<std::int64_t>(i) * stride + blocks,
+              h + l.blockTables + static_cast<std::int64_t>(i + 1) * stride, 0);
+    if (seq.sample) {
+      const int k = s.lastSampledRows++;
+      const SamplingParams& p = *seq.sampling;
+      h[l.sampleRows + k] = row - 1;
+      h[l.topK + k] = p.topK;
+      const float temperature = p.temperature;
+      const float topP = p.topP;
+      const auto uniform = static_cast<float>(
+          p.hasSeed ? seededUniform(p.seed, seq.generatedSoFar)
+                    : seededUniform(s.options.seed, static_cast<std::int64_t>(s.unseededDraws++)));
+      std::memcpy(h + l.temperature + k, &temperature, sizeof(float));
+      std::memcpy(h + l.topP + k, &topP, sizeof(float));
+      std::memcpy(h + l.uniform + k, &uniform, sizeof(float));
+    }
+  }
+  check(cudaMemcpyAsync(s.staging.get(), h, static_cast<std::size_t>(l.total) * sizeof(std::int32_t),
+                        cudaMemcpyHostToDevice, s.stream),
+        "copying the step's inputs");
+
+  if (allDecode && !s.options.enforceEager) {
+    const auto key = std::make_tuple(seqs, plan.splits, stride);
+    auto it = s.graphs.find(key);
+    if (it == s.graphs.end()) {
+      cudaGraph_t graph = nullptr;
+      check(cudaStreamBeginCapture(s.stream, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
+      try {
+        s.forward(plan);
+      } catch (...) {
+        cudaStreamEndCapture(s.stream, &graph);
+        if (graph) cudaGraphDestroy(graph);
+        throw;
+      }
+      check(cudaStreamEndCapture(s.stream, &graph), "cudaStreamEndCapture");
+      cudaGraphExec_t exec = nullptr;
+      const cudaError_t instantiated = cudaGraphInstantiate(&exec, graph, 0);
+      cudaGraphDestroy(graph);
+      check(instantiated, "cudaGraphInstantiate");
+      it = s.graphs.emplace(key, exec).first;
+    }
+    check(cudaGraphLaunch(it->second, s.stream), "cudaGraphLaunch");
+  } else {
+    s.forward(plan);
+  }
+  if (samples > 0) {
+    check(cudaMemcpyAsync(s.hostSampled, s.sampled.get(), sizeof(std::int32_t) * samples,
+                          cudaMemcpyDeviceToHost, s.stream),
+          "copying the sampled tokens");
+  }
+  check(cudaStreamSynchronize(s.stream), "running the step");
+  out.sampled.assign(s.hostSampled, s.hostSampled + samples);
+}
+
+std::vector<float> CudaBackend::lastLogits() const {
+  std::vector<float> values(static_cast<std::size_t>(m->lastSampledRows) * m->config.vocabSize);
+  if (!values.empty()) {
+    check(cudaMemcpy(values.data(), m->logits.get(), values.size() * sizeof(float), cudaMemcpyDeviceToHost),
+          "copying the logits");
+  }
+  return values;
+}
+
+std::unique_ptr<Backend> makeCudaBackend(const ModelConfig& config, const Weights* hostWeights,
+                                         std::uint64_t dummySeed, const CudaBackendOptions& options) {
+  return std::make_unique<CudaBackend>(config, hostWeights, dummySeed, options);
+}
+
+double measureCopyBandwidth(std::int64_t bytes, int repeats) {
+  DeviceArray<std::uint8_t> source(bytes), destination(bytes);
+  check(cudaMemset(source.get(), 1, static_cast<std::size_t>(bytes)), "cudaMemset");
+  cudaEvent_t start = nullptr, stop = nullptr;
+  check(cudaEventCreate(&start), "cudaEventCreate");
+  check(cudaEventCreate(&stop), "cudaEventCreate");
+  std::vector<float> times;
+  for (int i = 0; i < repeats + 2; ++i) {
+    check(cudaEventRecord(start), "cudaEventRecord");
+    check(cudaMemcpy(destination.get(), source.get(), static_cast<std::size_t>(bytes),
+                     cudaMemcpyDeviceToDevice),
+          "cudaMemcpy");
+    check(cudaEventRecord(stop), "cudaEventRecord");
+    check(cudaEventSynchronize(stop), "cudaEventSynchronize");
+    float ms = 0.0f;
+    check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
+    if (i >= 2) times.push_back(ms);  // two warm-ups
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  std::sort(times.begin(), times.end());
+  const double median = times[times.size() / 2];
+  return 2.0 * static_cast<double>(bytes) / (median * 1e-3);
+}
+
+}  // namespace ayar::engine

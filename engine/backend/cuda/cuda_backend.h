@@ -1,0 +1,74 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "engine/backend/backend.h"
+#include "engine/model/model_config.h"
+#include "engine/model/weights.h"
+
+namespace ayar::engine {
+
+// What the CUDA runtime reports about device 0.
+struct CudaDeviceInfo {
+  bool usable = false;
+  std::string name;     // "NVIDIA H200"
+  std::string problem;  // why not usable ("no CUDA driver is installed", ...)
+  std::int64_t totalBytes = 0;
+  std::int64_t freeBytes = 0;
+  int computeMajor = 0;
+  int computeMinor = 0;
+  int multiprocessors = 0;
+};
+CudaDeviceInfo probeCudaDevice();
+
+struct CudaBackendOptions {
+  bool enforceEager = false;  // no CUDA graphs for decode steps
+  std::uint64_t seed = 0;     // draws of requests without their own seed
+  int maxPositions = 0;       // positions the rotary table covers (0: the model's maximum)
+};
+
+// The bf16 forward pass on one NVIDIA GPU: cuBLAS GEMMs (fused QKV and gate/up projections) and a
+// split-K GEMV for steps of up to 8 tokens, own kernels for norms, RoPE with the paged KV write, SiLU,
+// paged attention (decode and prefill) and sampling; decode steps replay CUDA graphs. Only token ids
+// come back to the host. The pass is in cuda_backend.cu, the kernels in cuda_kernels.cu.
+class CudaBackend final : public Backend {
+ public:
+  // Uploads host weights (float32, converted to bf16), or, with hostWeights null, draws
+  // makeDummyWeights(config, dummySeed)'s values on the device directly.
+  CudaBackend(const ModelConfig& config, const Weights* hostWeights, std::uint64_t dummySeed,
+              const CudaBackendOptions& options);
+  ~CudaBackend() override;
+  CudaBackend(const CudaBackend&) = delete;
+  CudaBackend& operator=(const CudaBackend&) = delete;
+
+  std::string_view name() const override { return "cuda"; }
+  std::size_t kvBytesPerBlock(int blockSize) const override;
+  void allocateKvCache(int numBlocks, int blockSize) override;
+  void step(std::span<const SeqStep> batch, StepOutput& out) override;
+
+  // The logits behind the last step's sampled tokens (one row of vocabSize per sampled sequence, in
+  // batch order), copied from the device. For tests and tools.
+  std::vector<float> lastLogits() const;
+  // Bytes of weights on the device (bf16).
+  std::int64_t weightBytes() const;
+  // Decode graphs captured so far (0 with enforceEager).
+  int capturedGraphs() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> m;
+};
+
+// The backend for --device cuda.
+std::unique_ptr<Backend> makeCudaBackend(const ModelConfig& config, const Weights* hostWeights,
+                                         std::uint64_t dummySeed, const CudaBackendOptions& options);
+
+// Device-to-device copy bandwidth of device 0 in bytes per second, counting bytes read plus bytes
+// written (the median of `repeats` copies of `bytes`).
+double measureCopyBandwidth(std::int64_t bytes, int repeats);
+
+}  // namespace ayar::engine

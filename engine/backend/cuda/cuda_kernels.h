@@ -1,0 +1,102 @@
+#pragma once
+
+// The CUDA backend's own kernels, as host functions that launch them on a stream. Device pointers are
+// plain pointers; bf16 tensors are passed as std::uint16_t (the bits of a bfloat16), so that this
+// header needs no CUDA header and the tests can be plain C++. Every function checks its launch and
+// throws ayar::Error on a CUDA error.
+
+#include <cstdint>
+
+struct CUstream_st;
+
+namespace ayar::engine::cuda {
+
+using Stream = CUstream_st*;
+using Bf16 = std::uint16_t;
+
+inline constexpr int kHeadDim = 128;  // every Qwen3 size; the attention kernels are built for it
+
+// Where each sequence of a step sits. All arrays are on the device, indexed by the sequence's place in
+// the batch; blockTables is [numSeqs, blockTableStride].
+struct SeqTable {
+  const std::int32_t* queryStart = nullptr;  // first row of the sequence's new tokens
+  const std::int32_t* queryLen = nullptr;    // its new tokens
+  const std::int32_t* contextLen = nullptr;  // tokens in the cache after this step (position + queryLen)
+  const std::int32_t* blockTables = nullptr;
+  int blockTableStride = 0;
+};
+
+// The paged KV cache of one layer: K and V each [numBlocks, kvHeads, blockSize, headDim] bf16.
+struct LayerKvCache {
+  Bf16* key = nullptr;
+  Bf16* value = nullptr;
+  int blockSize = 0;
+  int numKvHeads = 0;
+};
+
+// residual[t, :] = float(embedding[tokens[t], :])
+void embedRows(float* residual, const Bf16* embedding, const std::int32_t* tokens, int rows, int hidden,
+               Stream stream);
+
+// For each output row r (input row i = rowIndex ? rowIndex[r] : r): residual[i] += add[i] (when add is
+// set), then out[r] = rmsnorm(residual[i]) * weight, in bf16.
+void addRmsNorm(Bf16* out, float* residual, const Bf16* add, const Bf16* weight, const std::int32_t* rowIndex,
+                int rows, int hidden, float eps, Stream stream);
+
+// cos and sin of position p times each rotary frequency, [maxPositions, headDim / 2] floats each, computed
+// in double precision once.
+void fillRopeTable(float* cosines, float* sines, int maxPositions, int headDim, double theta, Stream stream);
+
+// qkv rows are [q heads | k heads | v heads] of headDim each. Per row: each q and k head is RMS-normed
+// (qNorm / kNorm over headDim) and rotated (NeoX halves) for positions[t]; q is written back in place,
+// k and v go to the cache slot slots[t] (block * blockSize + offset).
+void qkNormRopeKvWrite(Bf16* qkv, const Bf16* qNorm, const Bf16* kNorm, const float* cosines,
+                       const float* sines, const std::int32_t* positions, const std::int32_t* slots, int rows,
+                       int numHeads, const LayerKvCache& cache, float eps, Stream stream);
+
+// out[t, i] = silu(gateUp[t, i]) * gateUp[t, intermediate + i]
+void siluMul(Bf16* out, const Bf16* gateUp, int rows, int intermediate, Stream stream);
+
+// Decode attention for sequences with one new token (listed in seqs[0..count)), GQA-aware: one block
+// reads a KV head's pages once for all its query heads. The context is split into `splits` parts that
+// run in parallel and are merged by a second kernel; partials needs
+// decodeAttentionPartialFloats(count, numHeads, splits) floats. q is read from qkv (row stride qkvStride);
+// out is [rows, numHeads * headDim].
+std::int64_t decodeAttentionPartialFloats(int count, int numHeads, int splits);
+void decodeAttention(Bf16* out, const Bf16* qkv, int qkvStride, const SeqTable& table,
+                     const std::int32_t* seqs, int count, int numHeads, const LayerKvCache& cache, int splits,
+                     float* partials, Stream stream);
+
+// Causal attention for sequences with several new tokens (prefill chunks, listed in seqs[0..count)), over
+// their whole context in the paged cache (earlier chunks and prefix-cache hits included), flash-style on
+// the tensor cores. maxQueryLen bounds the queryLen of the listed sequences.
+void prefillAttention(Bf16* out, const Bf16* qkv, int qkvStride, const SeqTable& table,
+                      const std::int32_t* seqs, int count, int maxQueryLen, int numHeads,
+                      const LayerKvCache& cache, Stream stream);
+
+// y[m, n] = sum_k x[m, k] * w[n, k] for m < rows <= kGemvMaxRows: a GEMV that streams the weight once,
+// each output feature split along k over four warps (k a multiple of 8).
+inline constexpr int kGemvMaxRows = 8;
+void gemv(Bf16* y, const Bf16* x, const Bf16* w, int rows, int n, int k, Stream stream);
+void gemv(float* y, const Bf16* x, const Bf16* w, int rows, int n, int k, Stream stream);
+
+// One row per sequence that samples: temperature (<= 0: greedy), top-p (>= 1: off), top-k (<= 0: off)
+// and the uniform draw u in [0, 1) that picks the token by inverse CDF over the kept tokens in id order.
+struct SampleParams {
+  const float* temperature = nullptr;
+  const float* topP = nullptr;
+  const std::int32_t* topK = nullptr;
+  const float* uniform = nullptr;
+};
+void sampleTokens(std::int32_t* tokens, const float* logits, int rows, int vocab, const SampleParams& params,
+                  Stream stream);
+
+// Fills n bf16 values as makeDummyWeights draws them (see DummyTensorDraw), starting at tensor index 0.
+void fillDummy(Bf16* out, std::int64_t n, std::uint64_t chunkBase, float center, float halfWidth,
+               Stream stream);
+
+// float <-> bf16 bits, round to nearest even, on the host.
+Bf16 toBf16(float value);
+float fromBf16(Bf16 bits);
+
+}  // namespace ayar::engine::cuda

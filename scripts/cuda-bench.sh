@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# The CUDA backend on this machine's GPU: checks, then figures. Prints a table per part and JSON lines.
+#
+#   scripts/cuda-bench.sh [--bin DIR] [--out DIR] [--tokenizer DIR] PART...
+#
+# PARTS (run in the order given):
+#   tests    the CUDA test suite (kernels against references, the backend against the CPU backend)
+#   hf       scripts/hf-qwen3-check.py: the backends against Hugging Face transformers' Qwen3
+#   kernels  bench_cuda_backend: copy bandwidth, batch-1 decode vs the floor (8b, 14b), decode steps at
+#            batch 8-256, prefill of a 2k and an 8k prompt, one row per kernel
+#   burst    ayar-cli bench: qwen3-14b, 1000 ShareGPT-like prompts sent at once (total tokens/s)
+#   burst16k the burst with --max-num-batched-tokens 16384
+#   rates    ayar-cli bench: qwen3-8b at 1, 4, 8 and 16 requests/s (mean latency, TTFT, TPOT);
+#            RATES (default "1 4 8 16") picks the rates, RATE_PROMPTS (default "60 200 400 800") bounds
+#            each run's prompts
+#   eager    the burst and the 1 request/s run again with --enforce-eager
+# DIR defaults: --bin build/dev/bin, --out ./cuda-bench-out, --tokenizer the Qwen3 tokenizer set-up fetched.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bin=build/dev/bin
+out=cuda-bench-out
+tokenizer="${AYAR_TOKENIZER_DIR:-$HOME/.cache/ayar/tokenizers/qwen3}"
+parts=()
+while [ "$#" -gt 0 ]; do
+  case "$1" in
+    --bin) bin="$2"; shift 2 ;;
+    --out) out="$2"; shift 2 ;;
+    --tokenizer) tokenizer="$2"; shift 2 ;;
+    *) parts+=("$1"); shift ;;
+  esac
+done
+mkdir -p "$out"
+export AYAR_RESOURCES_DIR="${AYAR_RESOURCES_DIR:-$PWD/resources}"
+status=0
+
+serve_bench() {  # LABEL MODEL ENGINE_ARGS... -- BENCH_ARGS...
+  local label="$1" model="$2"; shift 2
+  local engine_args=() bench_args=()
+  while [ "$#" -gt 0 ] && [ "$1" != "--" ]; do engine_args+=("--engine-arg=$1"); shift; done  # --flag=value
+  shift
+  bench_args=("$@")
+  echo "== ayar-cli bench: $label"
+  "$bin/ayar-cli" bench --engine bundled --device cuda --model "$model" --tokenizer "$tokenizer" \
+    "${engine_args[@]}" --engine-log "$out/engine-$label.log" --no-store --disable-tqdm \
+    --percentile-metrics ttft,tpot,itl,e2el --save-result --result-dir "$out" \
+    --result-filename "$label.json" --label "$label" "${bench_args[@]}" 2>&1 | tee "$out/bench-$label.txt" |
+    grep -E "Successful requests|Benchmark duration|Total token throughput|Output token throughput|Mean (TTFT|TPOT|E2EL)|Failed|error" ||
+    status=1
+}
+
+for part in "${parts[@]}"; do
+  case "$part" in
+    tests)
+      "$bin/test_engine_backend_cuda" --gtest_brief=0 2>&1 | tee "$out/tests.txt" |
+        grep -E "^\[ *(OK|FAILED|SKIPPED|PASSED) *\]|worst relative error|Failure|error" || true
+      grep -q "FAILED" "$out/tests.txt" && status=1 ;;
+    hf)
+      python3 scripts/hf-qwen3-check.py --dump-logits "$bin/dump_logits" 2>&1 | tee "$out/hf.txt" || status=1 ;;
+    kernels)
+      "$bin/bench_cuda_backend" --json "$out/kernels.json" 2>&1 | tee "$out/kernels.txt" || status=1 ;;
+    burst)
+      serve_bench burst-14b qwen3-14b -- --load-profile sharegpt-all-at-once --num-prompts 1000 ;;
+    burst16k)
+      serve_bench burst-14b-16k qwen3-14b --max-num-batched-tokens=16384 -- --load-profile sharegpt-all-at-once \
+        --num-prompts 1000 ;;
+    rates)
+      read -r -a counts <<<"${RATE_PROMPTS:-60 200 400 800}"
+      i=0
+      for rate in ${RATES:-1 4 8 16}; do
+        serve_bench "rate-${rate}rps-8b" qwen3-8b -- --load-profile "sharegpt-${rate}rps" --num-prompts "${counts[$i]}"
+        i=$((i + 1))
+      done ;;
+    eager)
+      serve_bench burst-14b-eager qwen3-14b --enforce-eager -- --load-profile sharegpt-all-at-once --num-prompts 1000
+      serve_bench rate-1rps-8b-eager qwen3-8b --enforce-eager -- --load-profile sharegpt-1rps \
+        --num-prompts "$(first=${RATE_PROMPTS:-60}; echo "${first%% *}")" ;;
+    *) echo "unknown part: $part" >&2; exit 2 ;;
+  esac
+done
+exit $status

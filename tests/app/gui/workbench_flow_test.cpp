@@ -1,0 +1,204 @@
+// The whole workbench as a user drives it: Setup, Live, Results, Compare, with a real ayar-engine
+// (timing simulator, fixed timings) and a real store.
+#include <gtest/gtest.h>
+
+#include <QFile>
+#include <QLineEdit>
+#include <QProcess>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "app/gui/compare_page.h"
+#include "app/gui/history_model.h"
+#include "app/gui/live_page.h"
+#include "app/gui/main_window.h"
+#include "app/gui/results_page.h"
+#include "app/gui/run_controller.h"
+#include "app/gui/setup_panel.h"
+#include "core/store/result_store.h"
+#include "tests/app/gui/gui_test_support.h"
+#include "tests/support/test_env.h"
+#include "widgets/box_plot_chart.h"
+#include "widgets/comparison_table_model.h"
+#include "widgets/distribution_chart.h"
+#include "widgets/run_summary_model.h"
+#include "widgets/run_summary_view.h"
+#include "widgets/time_series_chart.h"
+
+namespace ayar {
+namespace {
+
+using namespace std::chrono_literals;
+
+int sum(const QList<int>& values) {
+  int total = 0;
+  for (int v : values)
+    total += v;
+  return total;
+}
+
+// Runs what the Setup holds and waits for the results; returns the stored run's id.
+qint64 runToTheEnd(MainWindow& window) {
+  QSignalSpy finished(&window, &MainWindow::runFinished);
+  EXPECT_TRUE(window.startRun()) << window.statusText().toStdString();
+  EXPECT_TRUE(finished.wait(120000)) << "the run did not finish";
+  if (finished.isEmpty()) return -1;
+  EXPECT_TRUE(finished.front().at(1).toString().isEmpty()) << finished.front().at(1).toString().toStdString();
+  return finished.front().at(0).toLongLong();
+}
+
+TEST(Workbench, TwoSimRunsFillTheLiveChartsAndResultsAndCompareAsTheirTimingsSay) {
+  test::clearSettings();
+  test::TempDir dir;
+  MainWindow window({dir / "ayar.db", QStringLiteral("en")});
+  window.show();
+
+  // Baseline: TTFT 40 ms, TPOT 4 ms, 200 requests.
+  window.setupPanel()->setRunSpec(test::simRunSpec(40, 4, 200, 100.0, "baseline"));
+  std::size_t updates = 0;
+  QObject::connect(window.controller(), &RunController::updated, [&] { ++updates; });
+  const qint64 baseline = runToTheEnd(window);
+  ASSERT_GT(baseline, 0);
+  EXPECT_GE(updates, 1u);
+
+  // Live: one point per request (fewer than the decimation threshold), tokens/s and in-flight lines.
+  EXPECT_EQ(window.controller()->records().size(), 200u);
+  EXPECT_EQ(window.livePage()->latencyChart()->shownPoints(0).size(), 200);
+  EXPECT_FALSE(window.livePage()->throughputChart()->shownPoints(0).isEmpty());
+  EXPECT_FALSE(window.livePage()->stopButton()->isEnabled());
+
+  // Results: histograms count every request; TTFT sits at the simulator's 40 ms.
+  EXPECT_EQ(window.areas()->currentIndex(), MainWindow::ResultsArea);
+  EXPECT_EQ(sum(window.resultsPage()->chart(LatencyMetric::Ttft)->histogramCounts()), 200);
+  EXPECT_EQ(sum(window.resultsPage()->chart(LatencyMetric::E2el)->histogramCounts()), 200);
+  const auto ttftMarkers = window.resultsPage()->chart(LatencyMetric::Ttft)->markers();
+  ASSERT_FALSE(ttftMarkers.isEmpty());
+  EXPECT_NEAR(ttftMarkers.front().x(), 40.0, 10.0);
+  EXPECT_TRUE(
+      window.resultsPage()->summaryView()->textBlock().contains(QStringLiteral("Serving Benchmark Result")));
+  EXPECT_GT(window.resultsPage()->summaryView()->model()->rowCount(), 0);
+
+  // Candidate: TTFT 20 ms, same TPOT.
+  window.setupPanel()->setRunSpec(test::simRunSpec(20, 4, 200, 100.0, "candidate"));
+  const qint64 candidate = runToTheEnd(window);
+  ASSERT_GT(candidate, baseline);
+
+  ResultStore& store = window.store();
+  EXPECT_EQ(store.findRun(baseline)->status, RunStatus::Completed);
+  EXPECT_EQ(store.findRun(candidate)->storedRequests, 200);
+  EXPECT_EQ(window.historyModel()->rowCount(), 2);
+
+  window.compareRuns(baseline, {candidate});
+  EXPECT_EQ(window.areas()->currentIndex(), MainWindow::CompareArea);
+  ComparePage* compare = window.comparePage();
+  ASSERT_EQ(compare->runs().size(), 2u);
+  EXPECT_EQ(compare->cdfChart()->cdfCount(), 2);
+  EXPECT_EQ(compare->boxChart()->boxes().size(), 2);
+  const ComparisonTableModel* table = compare->tableModel();
+  bool sawTtft = false;
+  for (int r = 0; r < table->rowCount(); ++r) {
+    const QString scenario = table->index(r, ComparisonTableModel::Scenario).data().toString();
+    if (!scenario.startsWith(QStringLiteral("Mean TTFT"))) continue;
+    sawTtft = true;
+    const double ratio =
+        table->index(r, ComparisonTableModel::Ratio).data(ComparisonTableModel::RatioRole).toDouble();
+    EXPECT_NEAR(ratio, 2.0, 0.4);  // 40 ms -> 20 ms
+    EXPECT_TRUE(
+        table->index(r, ComparisonTableModel::Ratio).data().toString().endsWith(QStringLiteral("x faster")));
+  }
+  EXPECT_TRUE(sawTtft);
+
+  // Every export format, in Turkish, read back: JSON and CSV parsed, HTML and PDF naming both runs.
+  compare->setReportLanguage(ReportLanguage::Turkish);
+  const QString base = QString::fromStdString((dir / "comparison").string());
+  for (const char* suffix : {".pdf", ".html", ".md", ".csv", ".json"}) {
+    const QString error = compare->exportReport(base + QLatin1String(suffix));
+    EXPECT_TRUE(error.isEmpty()) << suffix << ": " << error.toStdString();
+  }
+  const auto read = [&](const char* suffix) {
+    QFile file(base + QLatin1String(suffix));
+    EXPECT_TRUE(file.open(QIODevice::ReadOnly)) << suffix;
+    return QString::fromUtf8(file.readAll());
+  };
+  const QString baselineName = compare->runs()[0].name, candidateName = compare->runs()[1].name;
+  const auto json = nlohmann::json::parse(read(".json").toStdString());
+  EXPECT_EQ(json["language"], "tr");
+  EXPECT_EQ(json["data"]["baseline"], baselineName.toStdString());
+  const double jsonSpeedup =
+      json["data"]["candidates"][0]["figures"]["mean_ttft_ms"]["speedup"].get<double>();
+  EXPECT_NEAR(jsonSpeedup, 2.0, 0.4);
+  const QStringList csvLines = read(".csv").split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+  ASSERT_GE(csvLines.size(), 3);
+  EXPECT_TRUE(std::any_of(csvLines.begin(), csvLines.end(), [](const QString& line) {
+    return line.contains(QStringLiteral("Ortalama TTFT")) && line.contains(QStringLiteral("daha hızlı"));
+  }));
+  const QString html = read(".html");
+  EXPECT_TRUE(html.contains(baselineName.toHtmlEscaped()) && html.contains(candidateName.toHtmlEscaped()));
+  EXPECT_TRUE(html.contains(QStringLiteral("data:image/png;base64,")));
+  EXPECT_TRUE(read(".md").contains(QStringLiteral("daha hızlı")));
+  EXPECT_TRUE(read(".pdf").startsWith(QStringLiteral("%PDF-")));
+  QProcess pdftotext;
+  pdftotext.start(QStringLiteral("pdftotext"), {base + QStringLiteral(".pdf"), QStringLiteral("-")});
+  ASSERT_TRUE(pdftotext.waitForFinished(30000)) << "pdftotext (poppler-utils, scripts/setup.sh installs it)";
+  const QString pdfText = QString::fromUtf8(pdftotext.readAllStandardOutput());
+  EXPECT_TRUE(pdfText.contains(baselineName)) << pdfText.left(400).toStdString();
+  EXPECT_TRUE(pdfText.contains(candidateName));
+  EXPECT_TRUE(pdfText.contains(QStringLiteral("Çalıştırma karşılaştırması")));
+}
+
+TEST(Workbench, StopKeepsWhatWasMeasuredAndTheRunListsAsStopped) {
+  test::clearSettings();
+  test::TempDir dir;
+  MainWindow window({dir / "ayar.db", QStringLiteral("en")});
+  window.setupPanel()->setRunSpec(test::simRunSpec(5, 2, 400, 20.0, "stopped"));  // 20 s of arrivals
+  QSignalSpy finished(&window, &MainWindow::runFinished);
+  ASSERT_TRUE(window.startRun());
+  ASSERT_TRUE(test::waitFor([&] { return window.controller()->records().size() >= 20; }, 60s));
+  window.livePage()->stopButton()->click();
+  ASSERT_TRUE(finished.wait(60000));
+  const qint64 id = finished.front().at(0).toLongLong();
+  ASSERT_GT(id, 0);
+  const auto run = window.store().findRun(id);
+  ASSERT_TRUE(run);
+  EXPECT_EQ(run->status, RunStatus::Cancelled);
+  EXPECT_GE(run->storedRequests, 20);
+  EXPECT_LT(run->storedRequests, 400);
+  // The results show what finished.
+  EXPECT_GE(sum(window.resultsPage()->chart(LatencyMetric::Ttft)->histogramCounts()), 20);
+}
+
+TEST(Workbench, BadSetupIsRefusedWithAMessageNamingTheField) {
+  test::clearSettings();
+  test::TempDir dir;
+  MainWindow window({dir / "ayar.db", QStringLiteral("en")});
+  RunSpec spec = test::simRunSpec(5, 2, 10, 10.0, "bad");
+  spec.engine.flags.push_back(EngineFlag::option("--max-num-seqs", "0"));
+  window.setupPanel()->setRunSpec(spec);
+  EXPECT_FALSE(window.startRun());
+  EXPECT_TRUE(window.statusText().contains(QStringLiteral("--max-num-seqs")))
+      << window.statusText().toStdString();
+  EXPECT_FALSE(window.controller()->isRunning());
+}
+
+TEST(SetupPanel, TheEditedCommandLineGoesBackIntoTheFlagForm) {
+  test::clearSettings();
+  test::TempDir dir;
+  MainWindow window({dir / "ayar.db", QStringLiteral("en")});
+  window.setupPanel()->setRunSpec(test::simRunSpec(5, 2, 10, 10.0, "cmd"));
+  QLineEdit* line = window.setupPanel()->commandLine();
+  const QString shown = line->text();
+  EXPECT_TRUE(shown.startsWith(QStringLiteral("ayar-engine serve qwen3-0.6b"))) << shown.toStdString();
+  EXPECT_TRUE(shown.contains(QStringLiteral("--sim-profile fixed:5,2"))) << shown.toStdString();
+  line->setText(shown + QStringLiteral(" --max-num-seqs 32 --enforce-eager --some-new-flag=1"));
+  emit line->editingFinished();
+  const RunSpec spec = window.setupPanel()->runSpec();
+  const auto& flags = spec.engine.flags;
+  EXPECT_NE(std::find(flags.begin(), flags.end(), EngineFlag::option("--max-num-seqs", "32")), flags.end());
+  EXPECT_NE(std::find(flags.begin(), flags.end(), EngineFlag::toggle("--enforce-eager")), flags.end());
+  EXPECT_NE(std::find(flags.begin(), flags.end(), EngineFlag::rawArgument("--some-new-flag=1")), flags.end());
+}
+
+}  // namespace
+}  // namespace ayar

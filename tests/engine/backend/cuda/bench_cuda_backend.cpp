@@ -1,0 +1,434 @@
+// bench_cuda_backend: the CUDA backend's speed on this machine's GPU, against the memory-bandwidth floor.
+//
+//   bench_cuda_backend [--quick] [--json FILE]
+//
+// Prints a table, then the same figures as one JSON object (also written to FILE):
+//   - device-to-device copy bandwidth (bytes read + written), the ceiling every floor below uses;
+//   - batch-1 decode ms/token for qwen3-8b and qwen3-14b (CUDA graphs, and eager for 8b), with the floor
+//     = (weights read per step + KV read) / copy bandwidth, and the fraction of the floor reached;
+//   - decode step time at batch 8, 32, 128, 256 (qwen3-8b, 512-token contexts);
+//   - prefill tokens/s for one 2k and one 8k prompt (qwen3-8b, the whole prompt in one step);
+//   - one row per kernel at qwen3-8b's decode shapes, with the bytes it must move and its GB/s.
+// Weights are the seeded dummy weights, drawn on the GPU. Exits 1 without a usable GPU.
+
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "engine/backend/cuda/cuda_backend.h"
+#include "engine/backend/cuda/cuda_kernels.h"
+
+namespace {
+
+using namespace ayar::engine;
+using Clock = std::chrono::steady_clock;
+
+constexpr int kBlockSize = 16;
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// Sequences driven straight through the backend, as the scheduler would, with greedy sampling.
+struct Driver {
+  CudaBackend& backend;
+  int numBlocks;
+  int nextBlock = 0;
+  SamplingParams greedy{.temperature = 0.0f};
+  struct Seq {
+    std::vector<std::int32_t> tokens;
+    std::vector<std::int32_t> blocks;
+    int cached = 0;
+  };
+  std::vector<Seq> seqs{};
+
+  void reset() {
+    seqs.clear();
+    nextBlock = 0;
+  }
+  void ensureBlocks(Seq& s, int tokens) {
+    while (static_cast<int>(s.blocks.size()) * kBlockSize < tokens) {
+      if (nextBlock >= numBlocks) throw std::runtime_error("bench: KV pool too small");
+      s.blocks.push_back(nextBlock++);
+    }
+  }
+  // Adds `count` sequences with prompts of `length` and prefills them, up to `chunk` tokens a step.
+  void addAndPrefill(int count, int length, int chunk) {
+    const std::size_t first = seqs.size();
+    for (int i = 0; i < count; ++i) {
+      Seq s;
+      for (int t = 0; t < length; ++t)
+        s.tokens.push_back((1000 + 7919 * (t + 131 * static_cast<int>(seqs.size()))) % 150000);
+      seqs.push_back(std::move(s));
+    }
+    for (;;) {
+      std::vector<SeqStep> batch;
+      std::vector<std::size_t> owners;
+      int budget = chunk;
+      for (std::size_t j = first; j < seqs.size() && budget > 0; ++j) {
+        Seq& s = seqs[j];
+        const int n = std::min(budget, length - s.cached);
+        if (n <= 0) continue;
+        ensureBlocks(s, s.cached + n);
+        SeqStep step;
+        step.tokens = std::span<const std::int32_t>(s.tokens).subspan(static_cast<std::size_t>(s.cached),
+                                                                      static_cast<std::size_t>(n));
+        step.position = s.cached;
+        step.blockTable = s.blocks;
+        step.sample = s.cached + n == length;
+        step.sampling = &greedy;
+        batch.push_back(step);
+        owners.push_back(j);
+        budget -= n;
+      }
+      if (batch.empty()) return;
+      StepOutput out;
+      backend.step(batch, out);
+      std::size_t sampled = 0;
+      for (std::size_t e = 0; e < batch.size(); ++e) {
+        Seq& s = seqs[owners[e]];
+        s.cached += static_cast<int>(batch[e].tokens.size());
+        if (batch[e].sample) s.tokens.push_back(out.sampled.at(sampled++));
+      }
+    }
+  }
+  // One decode step over every sequence; returns its wall time in ms.
+  double decodeStep() {
+    std::vector<SeqStep> batch;
+    for (Seq& s : seqs) {
+      ensureBlocks(s, s.cached + 1);
+      SeqStep step;
+      step.tokens = std::span<const std::int32_t>(s.tokens).subspan(static_cast<std::size_t>(s.cached), 1);
+      step.position = s.cached;
+      step.blockTable = s.blocks;
+      step.sample = true;
+      step.sampling = &greedy;
+      batch.push_back(step);
+    }
+    StepOutput out;
+    const auto start = Clock::now();
+    backend.step(batch, out);
+    const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    for (std::size_t i = 0; i < seqs.size(); ++i) {
+      seqs[i].cached += 1;
+      seqs[i].tokens.push_back(out.sampled.at(i));
+    }
+    return ms;
+  }
+  int meanContext() const {
+    std::int64_t total = 0;
+    for (const Seq& s : seqs)
+      total += s.cached;
+    return seqs.empty() ? 0 : static_cast<int>(total / static_cast<std::int64_t>(seqs.size()));
+  }
+};
+
+// Bytes one decode step must read: every weight but the embedding table (one row of it), plus the KV
+// cache of every sequence.
+double decodeBytes(const ModelConfig& c, int batch, int context) {
+  const double weights = static_cast<double>(c.parameterCount()) * 2.0 -
+                         (c.tieWordEmbeddings ? 0.0 : static_cast<double>(c.vocabSize) * c.hiddenSize * 2.0);
+  return weights + static_cast<double>(batch) * context * static_cast<double>(c.kvBytesPerToken(2));
+}
+
+cudaStream_t benchStream = nullptr;
+
+// Times fn (enqueueing GPU work on benchStream) as the decode graphs run it: `inner` calls captured in one
+// CUDA graph, so that launch overhead (large on a virtualised host) stays out; the median of `repeats`
+// replays, divided by `inner`.
+template <typename F>
+double timeKernel(F fn, int repeats = 20, int inner = 20) {
+  fn();  // once outside the graph: one-time set-up (attributes, cuBLAS' choices) and launch errors
+  if (cudaStreamSynchronize(benchStream) != cudaSuccess) throw std::runtime_error("bench: kernel failed");
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  cudaStreamBeginCapture(benchStream, cudaStreamCaptureModeThreadLocal);
+  for (int i = 0; i < inner; ++i)
+    fn();
+  cudaStreamEndCapture(benchStream, &graph);
+  if (cudaGraphInstantiate(&exec, graph, 0) != cudaSuccess)
+    throw std::runtime_error("bench: graph capture failed");
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  for (int i = 0; i < 2; ++i)
+    cudaGraphLaunch(exec, benchStream);
+  std::vector<double> times;
+  for (int i = 0; i < repeats; ++i) {
+    cudaEventRecord(start, benchStream);
+    cudaGraphLaunch(exec, benchStream);
+    cudaEventRecord(stop, benchStream);
+    cudaEventSynchronize(stop);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, start, stop);
+    times.push_back(ms / inner);
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+  return median(times);
+}
+
+template <typename T>
+T* deviceAlloc(std::int64_t count, int fill = 0) {
+  void* p = nullptr;
+  if (cudaMalloc(&p, static_cast<std::size_t>(count) * sizeof(T)) != cudaSuccess)
+    throw std::runtime_error("cudaMalloc");
+  cudaMemset(p, fill, static_cast<std::size_t>(count) * sizeof(T));
+  return static_cast<T*>(p);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool quick = false;
+  std::string jsonPath;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--quick") {
+      quick = true;
+    } else if (arg == "--json" && i + 1 < argc) {
+      jsonPath = argv[++i];
+    } else {
+      std::fprintf(stderr, "usage: bench_cuda_backend [--quick] [--json FILE]\n");
+      return 2;
+    }
+  }
+  const CudaDeviceInfo device = probeCudaDevice();
+  if (!device.usable) {
+    std::fprintf(stderr, "bench_cuda_backend: no usable GPU (%s)\n", device.problem.c_str());
+    return 1;
+  }
+  cudaStreamCreateWithFlags(&benchStream, cudaStreamNonBlocking);
+  nlohmann::json result;
+  result["device"] = device.name;
+  std::printf("device: %s, %d SMs, %.1f GiB\n", device.name.c_str(), device.multiprocessors,
+              static_cast<double>(device.totalBytes) / (1 << 30));
+
+  const double copyBandwidth = measureCopyBandwidth(std::int64_t{2} << 30, 20);
+  result["copy_bandwidth_GBps"] = copyBandwidth / 1e9;
+  std::printf("copy bandwidth (read + write): %.0f GB/s\n\n", copyBandwidth / 1e9);
+
+  // Kernel rows at qwen3-8b decode shapes.
+  {
+    const ModelConfig c = *findModelPreset("qwen3-8b");
+    const int hidden = c.hiddenSize, inter = c.intermediateSize;
+    const int qkvDim = (c.numHeads + 2 * c.numKvHeads) * c.headDim;
+    nlohmann::json rows = nlohmann::json::array();
+    std::printf("%-44s %10s %10s %8s\n", "kernel (qwen3-8b shapes)", "us", "GB/s", "of copy");
+    auto row = [&](const std::string& name, double ms, double bytes) {
+      const double gbps = bytes / (ms * 1e-3) / 1e9;
+      std::printf("%-44s %10.1f %10.0f %7.0f%%\n", name.c_str(), ms * 1e3, gbps,
+                  100.0 * gbps * 1e9 / copyBandwidth);
+      rows.push_back({{"kernel", name}, {"us", ms * 1e3}, {"GBps", gbps}});
+    };
+    using cuda::Bf16;
+    Bf16* w = deviceAlloc<Bf16>(std::int64_t{c.vocabSize} * hidden, 0x3c);
+    Bf16* x = deviceAlloc<Bf16>(std::int64_t{256} * inter * 2, 0x3c);
+    Bf16* y = deviceAlloc<Bf16>(std::int64_t{256} * inter * 2);
+    float* yf = deviceAlloc<float>(std::int64_t{8} * c.vocabSize);
+    cublasHandle_t blas = nullptr;
+    cublasCreate(&blas);
+    cublasSetStream(blas, benchStream);
+    void* blasWorkspace = deviceAlloc<std::uint8_t>(std::int64_t{32} << 20);
+    cublasSetWorkspace(blas, blasWorkspace, std::size_t{32} << 20);  // no allocation while capturing
+    float* residual = deviceAlloc<float>(std::int64_t{256} * hidden);
+    for (const auto& [label, n, k] : {std::tuple{"qkv 6144x4096", qkvDim, hidden},
+                                      std::tuple{"o 4096x4096", hidden, c.numHeads * c.headDim},
+                                      std::tuple{"gate_up 24576x4096", 2 * inter, hidden},
+                                      std::tuple{"down 4096x12288", hidden, inter}}) {
+      for (const int m : {1, 2, 4, 8}) {
+        const double ms = timeKernel([&] { cuda::gemv(y, x, w, m, n, k, benchStream); });
+        row(std::string("gemv M=") + std::to_string(m) + " " + label, ms, 2.0 * n * k);
+      }
+      for (const int m : {1, 4, 8, 16}) {
+        const float alpha = 1.0f, beta = 0.0f;
+        const double ms = timeKernel([&] {
+          cublasGemmEx(blas, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &alpha, w, CUDA_R_16BF, k, x, CUDA_R_16BF, k,
+                       &beta, y, CUDA_R_16BF, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+        });
+        row(std::string("cublas M=") + std::to_string(m) + " " + label, ms, 2.0 * n * k);
+      }
+    }
+    {
+      const double ms = timeKernel([&] { cuda::gemv(yf, x, w, 1, c.vocabSize, hidden, benchStream); });
+      row("gemv M=1 lm_head 151936x4096 (f32 out)", ms, 2.0 * c.vocabSize * hidden);
+    }
+    // Attention over a paged cache of 16-token blocks (pages in order; the kernels only follow the table).
+    {
+      const int kvDim = c.numKvHeads * c.headDim;
+      const int maxTokens = 65536;
+      const int blocks = maxTokens / kBlockSize;
+      Bf16* keys = deviceAlloc<Bf16>(std::int64_t{blocks} * kBlockSize * kvDim, 0x3c);
+      Bf16* values = deviceAlloc<Bf16>(std::int64_t{blocks} * kBlockSize * kvDim, 0x3b);
+      Bf16* q = deviceAlloc<Bf16>(std::int64_t{8192} * qkvDim, 0x3c);
+      Bf16* o = deviceAlloc<Bf16>(std::int64_t{8192} * c.numHeads * c.headDim);
+      const cuda::LayerKvCache cache{keys, values, kBlockSize, c.numKvHeads};
+      for (const auto& [count, context] :
+           {std::pair{1, 1024}, std::pair{1, 8192}, std::pair{64, 1024}, std::pair{256, 256}}) {
+        const int perSeq = (context + kBlockSize - 1) / kBlockSize;
+        std::vector<std::int32_t> host;  // queryStart, queryLen, contextLen, the list, the tables
+        for (int i = 0; i < count; ++i)
+          host.push_back(i);
+        for (int i = 0; i < count; ++i)
+          host.push_back(1);
+        for (int i = 0; i < count; ++i)
+          host.push_back(context);
+        for (int i = 0; i < count; ++i)
+          host.push_back(i);
+        for (int i = 0; i < count; ++i)
+          for (int b = 0; b < perSeq; ++b)
+            host.push_back((i * perSeq + b) % blocks);
+        std::int32_t* d = deviceAlloc<std::int32_t>(static_cast<std::int64_t>(host.size()));
+        cudaMemcpy(d, host.data(), host.size() * sizeof(std::int32_t), cudaMemcpyHostToDevice);
+        const cuda::SeqTable table{d, d + count, d + 2 * count, d + 4 * count, perSeq};
+        int splits = 1;  // as the backend chooses them
+        while (splits * 512 < context || (count * c.numKvHeads * splits < 264 && splits * 64 < context))
+          splits *= 2;
+        float* partials = deviceAlloc<float>(cuda::decodeAttentionPartialFloats(count, c.numHeads, splits));
+        const double ms = timeKernel([&] {
+          cuda::decodeAttention(o, q, qkvDim, table, d + 3 * count, count, c.numHeads, cache, splits,
+                                partials, benchStream);
+        });
+        row("decode attention " + std::to_string(count) + " x " + std::to_string(context) + " keys, " +
+                std::to_string(splits) + " splits",
+            ms, 2.0 * 2.0 * count * context * kvDim);
+        cudaFree(partials);
+        cudaFree(d);
+      }
+      for (const int length : {2048, 8192}) {
+        const int perSeq = length / kBlockSize;
+        std::vector<std::int32_t> host{0, length, length, 0};
+        for (int b = 0; b < perSeq; ++b)
+          host.push_back(b);
+        std::int32_t* d = deviceAlloc<std::int32_t>(static_cast<std::int64_t>(host.size()));
+        cudaMemcpy(d, host.data(), host.size() * sizeof(std::int32_t), cudaMemcpyHostToDevice);
+        const cuda::SeqTable table{d, d + 1, d + 2, d + 4, perSeq};
+        const double ms = timeKernel(
+            [&] {
+              cuda::prefillAttention(o, q, qkvDim, table, d + 3, 1, length, c.numHeads, cache, benchStream);
+            },
+            5, 4);
+        const double tflops = 4.0 * length * (length + 1) / 2.0 * c.numHeads * c.headDim / (ms * 1e-3) / 1e12;
+        const std::string name = "prefill attention " + std::to_string(length) + " (TFLOP/s)";
+        std::printf("%-44s %10.1f %10.1f\n", name.c_str(), ms * 1e3, tflops);
+        rows.push_back({{"kernel", name}, {"us", ms * 1e3}, {"TFLOPs", tflops}});
+        cudaFree(d);
+      }
+      cudaFree(keys);
+      cudaFree(values);
+      cudaFree(q);
+      cudaFree(o);
+    }
+    {
+      const double ms =
+          timeKernel([&] { cuda::addRmsNorm(y, residual, x, x, nullptr, 256, hidden, 1e-6f, benchStream); });
+      row("addRmsNorm 256 rows", ms, 256.0 * hidden * (4 + 4 + 2 + 2));
+    }
+    {
+      const double ms = timeKernel([&] { cuda::siluMul(y, x, 256, inter, benchStream); });
+      row("siluMul 256 rows", ms, 256.0 * inter * 6);
+    }
+    cudaFree(w);
+    cudaFree(x);
+    cudaFree(y);
+    cudaFree(yf);
+    cublasDestroy(blas);
+    cudaFree(blasWorkspace);
+    cudaFree(residual);
+    result["kernels"] = rows;
+    std::printf("\n");
+  }
+
+  // Whole-model figures.
+  nlohmann::json decode1 = nlohmann::json::array();
+  nlohmann::json batches = nlohmann::json::array();
+  nlohmann::json prefill = nlohmann::json::array();
+  std::printf("%-40s %12s %12s %10s\n", "decode batch 1 (prompt 128)", "ms/token", "floor ms", "of floor");
+  for (const std::string name : {"qwen3-8b", "qwen3-14b"}) {
+    const ModelConfig c = *findModelPreset(name);
+    for (const bool eager : {false, true}) {
+      if (eager && name != "qwen3-8b") continue;
+      CudaBackend backend(c, nullptr, 1, CudaBackendOptions{.enforceEager = eager, .seed = 1});
+      const int numBlocks = 20000;
+      backend.allocateKvCache(numBlocks, kBlockSize);
+      Driver driver{backend, numBlocks};
+      driver.addAndPrefill(1, 128, 8192);
+      for (int i = 0; i < 5; ++i)
+        driver.decodeStep();
+      std::vector<double> times;
+      for (int i = 0; i < (quick ? 32 : 128); ++i)
+        times.push_back(driver.decodeStep());
+      const double ms = median(times);
+      const double floorMs = decodeBytes(c, 1, driver.meanContext()) / copyBandwidth * 1e3;
+      const std::string label = name + (eager ? " (eager)" : " (CUDA graphs)");
+      std::printf("%-40s %12.3f %12.3f %9.1f%%\n", label.c_str(), ms, floorMs, 100.0 * floorMs / ms);
+      decode1.push_back({{"model", name},
+                         {"graphs", !eager},
+                         {"ms_per_token", ms},
+                         {"floor_ms", floorMs},
+                         {"fraction_of_floor", floorMs / ms}});
+
+      if (name == "qwen3-8b" && !eager) {
+        // Prefill: one sequence, the whole prompt in one step.
+        for (const int length : {2048, 8192}) {
+          std::vector<double> rates;
+          for (int r = 0; r < 3; ++r) {
+            driver.reset();
+            const auto start = Clock::now();
+            driver.addAndPrefill(1, length, length);
+            const double s = std::chrono::duration<double>(Clock::now() - start).count();
+            rates.push_back(length / s);
+          }
+          const double rate = median(rates);
+          prefill.push_back({{"model", name}, {"prompt_tokens", length}, {"tokens_per_s", rate}});
+        }
+        // Decode steps at larger batches, 512-token contexts.
+        for (const int batch : {8, 32, 128, 256}) {
+          driver.reset();
+          driver.addAndPrefill(batch, 512, 16384);
+          for (int i = 0; i < 3; ++i)
+            driver.decodeStep();
+          std::vector<double> steps;
+          for (int i = 0; i < (quick ? 8 : 32); ++i)
+            steps.push_back(driver.decodeStep());
+          const double stepMs = median(steps);
+          const double stepFloorMs = decodeBytes(c, batch, driver.meanContext()) / copyBandwidth * 1e3;
+          batches.push_back({{"model", name},
+                             {"batch", batch},
+                             {"step_ms", stepMs},
+                             {"tokens_per_s", batch / stepMs * 1e3},
+                             {"floor_ms", stepFloorMs},
+                             {"fraction_of_floor", stepFloorMs / stepMs}});
+        }
+      }
+    }
+  }
+  std::printf("\n%-40s %12s %12s %12s %10s\n", "decode step, qwen3-8b, context ~512", "batch", "step ms",
+              "tok/s", "of floor");
+  for (const auto& b : batches) {
+    std::printf("%-40s %12d %12.3f %12.0f %9.1f%%\n", "", b["batch"].get<int>(), b["step_ms"].get<double>(),
+                b["tokens_per_s"].get<double>(), 100.0 * b["fraction_of_floor"].get<double>());
+  }
+  std::printf("\n%-40s %12s %12s\n", "prefill, qwen3-8b, one prompt", "tokens", "tok/s");
+  for (const auto& p : prefill)
+    std::printf("%-40s %12d %12.0f\n", "", p["prompt_tokens"].get<int>(), p["tokens_per_s"].get<double>());
+
+  result["decode_batch1"] = decode1;
+  result["decode_batches"] = batches;
+  result["prefill"] = prefill;
+  const std::string text = result.dump(2);
+  std::printf("\nJSON %s\n", result.dump().c_str());
+  if (!jsonPath.empty()) std::ofstream(jsonPath) << text << "\n";
+  return 0;
+}

@@ -1,0 +1,423 @@
+// Each of the CUDA backend's kernels against a double-precision reference on the host, on fresh random
+// inputs (bf16-rounded before both sides see them). Skipped on a machine without a usable GPU.
+
+#include "engine/backend/cuda/cuda_kernels.h"
+
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <random>
+#include <set>
+#include <vector>
+
+#include "engine/backend/cuda/cuda_backend.h"
+#include "engine/model/weights.h"
+
+namespace ayar::engine::cuda {
+namespace {
+
+#define SKIP_WITHOUT_GPU()                                 \
+  do {                                                     \
+    const CudaDeviceInfo device = probeCudaDevice();       \
+    if (!device.usable) {                                  \
+      GTEST_SKIP() << "no usable GPU: " << device.problem; \
+    }                                                      \
+  } while (false)
+
+template <typename T>
+class DeviceVector {
+ public:
+  explicit DeviceVector(const std::vector<T>& host) : m_count(host.size()) {
+    EXPECT_EQ(cudaMalloc(&m_data, std::max<std::size_t>(1, host.size()) * sizeof(T)), cudaSuccess);
+    if (!host.empty()) {
+      EXPECT_EQ(cudaMemcpy(m_data, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice),
+                cudaSuccess);
+    }
+  }
+  ~DeviceVector() { cudaFree(m_data); }
+  DeviceVector(const DeviceVector&) = delete;
+  DeviceVector& operator=(const DeviceVector&) = delete;
+  T* get() const { return static_cast<T*>(m_data); }
+  std::vector<T> read() const {
+    std::vector<T> host(m_count);
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    EXPECT_EQ(cudaMemcpy(host.data(), m_data, m_count * sizeof(T), cudaMemcpyDeviceToHost), cudaSuccess);
+    return host;
+  }
+
+ private:
+  void* m_data = nullptr;
+  std::size_t m_count;
+};
+
+// Random bf16 values and the floats they stand for.
+struct RandomBf16 {
+  std::vector<Bf16> bits;
+  std::vector<double> values;
+};
+RandomBf16 randomBf16(std::size_t count, std::mt19937& rng, float low = -1.0f, float high = 1.0f) {
+  std::uniform_real_distribution<float> pick(low, high);
+  RandomBf16 r;
+  for (std::size_t i = 0; i < count; ++i) {
+    r.bits.push_back(toBf16(pick(rng)));
+    r.values.push_back(fromBf16(r.bits.back()));
+  }
+  return r;
+}
+
+double relativeError(const std::vector<double>& value, const std::vector<double>& reference) {
+  double diff = 0.0, norm = 0.0;
+  for (std::size_t i = 0; i < reference.size(); ++i) {
+    if (!std::isfinite(value[i])) return INFINITY;
+    diff += (value[i] - reference[i]) * (value[i] - reference[i]);
+    norm += reference[i] * reference[i];
+  }
+  return std::sqrt(diff / norm);
+}
+
+std::vector<double> widen(const std::vector<Bf16>& bits) {
+  std::vector<double> out;
+  for (const Bf16 b : bits)
+    out.push_back(fromBf16(b));
+  return out;
+}
+
+TEST(CudaKernels, AddRmsNormAddsTheResidualAndNormsTheSelectedRows) {
+  SKIP_WITHOUT_GPU();
+  std::mt19937 rng(1);
+  const int rows = 5, hidden = 1024;
+  const RandomBf16 add = randomBf16(rows * hidden, rng), weight = randomBf16(hidden, rng, 0.5f, 1.5f);
+  std::vector<float> residual(rows * hidden);
+  std::uniform_real_distribution<float> pick(-2.0f, 2.0f);
+  for (float& v : residual)
+    v = pick(rng);
+  const std::vector<std::int32_t> rowIndex{4, 1, 2};
+  DeviceVector<float> dResidual(residual);
+  DeviceVector<Bf16> dAdd(add.bits), dWeight(weight.bits), dOut(std::vector<Bf16>(3 * hidden, 0xffff));
+  DeviceVector<std::int32_t> dRows(rowIndex);
+  addRmsNorm(dOut.get(), dResidual.get(), dAdd.get(), dWeight.get(), dRows.get(), 3, hidden, 1e-6f, nullptr);
+  const std::vector<double> out = widen(dOut.read());
+  const std::vector<float> newResidual = dResidual.read();
+  std::vector<double> expected(3 * hidden);
+  for (int r = 0; r < 3; ++r) {
+    const int row = rowIndex[static_cast<std::size_t>(r)];
+    double sumSquares = 0.0;
+    for (int i = 0; i < hidden; ++i) {
+      const double x = residual[row * hidden + i] + add.values[row * hidden + i];
+      EXPECT_NEAR(newResidual[row * hidden + i], x, 1e-5);
+      sumSquares += x * x;
+    }
+    const double scale = 1.0 / std::sqrt(sumSquares / hidden + 1e-6);
+    for (int i = 0; i < hidden; ++i) {
+      expected[r * hidden + i] =
+          (residual[row * hidden + i] + add.values[row * hidden + i]) * scale * weight.values[i];
+    }
+  }
+  EXPECT_LT(relativeError(out, expected), 5e-3);
+  EXPECT_EQ(newResidual[3 * hidden], residual[3 * hidden]);  // row 3 was not selected
+}
+
+TEST(CudaKernels, SiluMulMatchesTheReference) {
+  SKIP_WITHOUT_GPU();
+  std::mt19937 rng(2);
+  const int rows = 3, inter = 1536;
+  const RandomBf16 gateUp = randomBf16(rows * 2 * inter, rng, -4.0f, 4.0f);
+  DeviceVector<Bf16> dIn(gateUp.bits), dOut(std::vector<Bf16>(rows * inter, 0xffff));
+  siluMul(dOut.get(), dIn.get(), rows, inter, nullptr);
+  std::vector<double> expected;
+  for (int r = 0; r < rows; ++r) {
+    for (int i = 0; i < inter; ++i) {
+      const double g = gateUp.values[r * 2 * inter + i];
+      expected.push_back(g / (1.0 + std::exp(-g)) * gateUp.values[r * 2 * inter + inter + i]);
+    }
+  }
+  EXPECT_LT(relativeError(widen(dOut.read()), expected), 5e-3);
+}
+
+TEST(CudaKernels, QkNormRopeRotatesQInPlaceAndWritesKvToTheirSlots) {
+  SKIP_WITHOUT_GPU();
+  std::mt19937 rng(3);
+  const int rows = 3, heads = 4, kvHeads = 2, blockSize = 16, numBlocks = 4;
+  const int stride = (heads + 2 * kvHeads) * kHeadDim;
+  const RandomBf16 qkv = randomBf16(rows * stride, rng), qNorm = randomBf16(kHeadDim, rng, 0.5f, 1.5f),
+                   kNorm = randomBf16(kHeadDim, rng, 0.5f, 1.5f);
+  const std::vector<std::int32_t> positions{0, 17, 3000}, slots{5, 2 * blockSize + 1, 3 * blockSize + 15};
+  const int maxPositions = 4096;
+  DeviceVector<float> cosines(std::vector<float>(maxPositions * kHeadDim / 2)),
+      sines(std::vector<float>(maxPositions * kHeadDim / 2));
+  fillRopeTable(cosines.get(), sines.get(), maxPositions, kHeadDim, 1e6, nullptr);
+  const std::size_t cacheSize = static_cast<std::size_t>(numBlocks) * kvHeads * blockSize * kHeadDim;
+  DeviceVector<Bf16> dQkv(qkv.bits), dQNorm(qNorm.bits), dKNorm(kNorm.bits),
+      key(std::vector<Bf16>(cacheSize, 0)), value(std::vector<Bf16>(cacheSize, 0));
+  DeviceVector<std::int32_t> dPositions(positions), dSlots(slots);
+  const LayerKvCache cache{key.get(), value.get(), blockSize, kvHeads};
+  qkNormRopeKvWrite(dQkv.get(), dQNorm.get(), dKNorm.get(), cosines.get(), sines.get(), dPositions.get(),
+                    dSlots.get(), rows, heads, cache, 1e-6f, nullptr);
+  const std::vector<double> q = widen(dQkv.read()), k = widen(key.read()), v = widen(value.read());
+
+  auto normRope = [&](const double* x, const std::vector<double>& w, int position) {
+    double sumSquares = 0.0;
+    for (int i = 0; i < kHeadDim; ++i)
+      sumSquares += x[i] * x[i];
+    const double scale = 1.0 / std::sqrt(sumSquares / kHeadDim + 1e-6);
+    std::vector<double> n(kHeadDim), out(kHeadDim);
+    for (int i = 0; i < kHeadDim; ++i)
+      n[i] = x[i] * scale * w[i];
+    for (int i = 0; i < kHeadDim / 2; ++i) {
+      const double angle = position * std::pow(1e6, -2.0 * i / kHeadDim);
+      out[i] = n[i] * std::cos(angle) - n[i + kHeadDim / 2] * std::sin(angle);
+      out[i + kHeadDim / 2] = n[i + kHeadDim / 2] * std::cos(angle) + n[i] * std::sin(angle);
+    }
+    return out;
+  };
+  std::vector<double> got, expected;
+  for (int t = 0; t < rows; ++t) {
+    const std::size_t slot = static_cast<std::size_t>(slots[static_cast<std::size_t>(t)]);
+    const std::size_t block = slot / blockSize, offset = slot % blockSize;
+    for (int h = 0; h < heads + 2 * kvHeads; ++h) {
+      const double* in = qkv.values.data() + t * stride + h * kHeadDim;
+      std::vector<double> want;
+      const double* have;
+      if (h < heads) {
+        want = normRope(in, qNorm.values, positions[static_cast<std::size_t>(t)]);
+        have = q.data() + t * stride + h * kHeadDim;
+      } else if (h < heads + kvHeads) {
+        want = normRope(in, kNorm.values, positions[static_cast<std::size_t>(t)]);
+        have = k.data() +
+               ((block * kvHeads + static_cast<std::size_t>(h - heads)) * blockSize + offset) * kHeadDim;
+      } else {
+        want.assign(in, in + kHeadDim);
+        have = v.data() +
+               ((block * kvHeads + static_cast<std::size_t>(h - heads - kvHeads)) * blockSize + offset) *
+                   kHeadDim;
+      }
+      expected.insert(expected.end(), want.begin(), want.end());
+      got.insert(got.end(), have, have + kHeadDim);
+    }
+  }
+  EXPECT_LT(relativeError(got, expected), 5e-3);
+}
+
+TEST(CudaKernels, GemvMatchesTheReferenceForOneToEightRows) {
+  SKIP_WITHOUT_GPU();
+  std::mt19937 rng(4);
+  for (const auto& [n, k] : {std::pair{1001, 520}, std::pair{64, 8192}}) {
+    const RandomBf16 w = randomBf16(static_cast<std::size_t>(n) * k, rng);
+    DeviceVector<Bf16> dW(w.bits);
+    for (int rows = 1; rows <= 8; ++rows) {
+      const RandomBf16 x = randomBf16(static_cast<std::size_t>(rows) * k, rng);
+      DeviceVector<Bf16> dX(x.bits), dY(std::vector<Bf16>(static_cast<std::size_t>(rows) * n, 0xffff));
+      DeviceVector<float> dYf(std::vector<float>(static_cast<std::size_t>(rows) * n, NAN));
+      gemv(dY.get(), dX.get(), dW.get(), rows, n, k, nullptr);
+      gemv(dYf.get(), dX.get(), dW.get(), rows, n, k, nullptr);
+      std::vector<double> expected;
+      for (int m = 0; m < rows; ++m) {
+        for (int o = 0; o < n; ++o) {
+          double sum = 0.0;
+          for (int i = 0; i < k; ++i)
+            sum +=
+                x.values[static_cast<std::size_t>(m) * k + i] * w.values[static_cast<std::size_t>(o) * k + i];
+          expected.push_back(sum);
+        }
+      }
+      const std::vector<float> yf = dYf.read();
+      EXPECT_LT(relativeError(widen(dY.read()), expected), 5e-3) << n << "x" << k << " rows " << rows;
+      EXPECT_LT(relativeError(std::vector<double>(yf.begin(), yf.end()), expected), 1e-4)
+          << n << "x" << k << " rows " << rows;
+    }
+  }
+}
+
+// A paged cache with random K and V, and the reference attention over it.
+struct AttentionCase {
+  int heads = 8, kvHeads = 2, blockSize = 16, numBlocks = 0;
+  std::vector<std::int32_t> queryStart, queryLen, contextLen, blockTables;
+  int stride = 0;
+  RandomBf16 key, value, qkv;
+
+  AttentionCase(const std::vector<std::pair<int, int>>& seqs, std::mt19937& rng) {  // (context, new tokens)
+    int rows = 0, blocks = 0;
+    for (const auto& [context, fresh] : seqs) {
+      stride = std::max(stride, (context + blockSize - 1) / blockSize);
+      blocks += (context + blockSize - 1) / blockSize;
+      queryStart.push_back(rows);
+      queryLen.push_back(fresh);
+      contextLen.push_back(context);
+      rows += fresh;
+    }
+    numBlocks = blocks + 3;
+    std::vector<std::int32_t> order(static_cast<std::size_t>(numBlocks));
+    std::iota(order.begin(), order.end(), 0);
+    std::shuffle(order.begin(), order.end(), rng);
+    std::size_t next = 0;
+    for (const auto& [context, fresh] : seqs) {
+      for (int b = 0; b < stride; ++b)
+        blockTables.push_back(b * blockSize < context ? order[next++] : 0);
+    }
+    const std::size_t cacheSize = static_cast<std::size_t>(numBlocks) * kvHeads * blockSize * kHeadDim;
+    key = randomBf16(cacheSize, rng);
+    value = randomBf16(cacheSize, rng);
+    qkv = randomBf16(static_cast<std::size_t>(rows) * qkvStride(), rng);
+  }
+  int qkvStride() const { return (heads + 2 * kvHeads) * kHeadDim; }
+
+  std::vector<double> reference(const std::vector<int>& seqList) const {
+    std::vector<double> out;
+    const double scale = 1.0 / std::sqrt(static_cast<double>(kHeadDim));
+    for (const int s : seqList) {
+      for (int i = 0; i < queryLen[static_cast<std::size_t>(s)]; ++i) {
+        const int row = queryStart[static_cast<std::size_t>(s)] + i;
+        const int position =
+            contextLen[static_cast<std::size_t>(s)] - queryLen[static_cast<std::size_t>(s)] + i;
+        for (int h = 0; h < heads; ++h) {
+          const int kvh = h / (heads / kvHeads);
+          const double* q = qkv.values.data() + static_cast<std::size_t>(row) * qkvStride() + h * kHeadDim;
+          auto at = [&](const std::vector<double>& cache, int j) {
+            const std::size_t block =
+                static_cast<std::size_t>(blockTables[static_cast<std::size_t>(s * stride + j / blockSize)]);
+            return cache.data() + ((block * kvHeads + kvh) * blockSize + j % blockSize) * kHeadDim;
+          };
+          std::vector<double> scores(static_cast<std::size_t>(position + 1));
+          double maxScore = -INFINITY;
+          for (int j = 0; j <= position; ++j) {
+            const double* k = at(key.values, j);
+            double dot = 0.0;
+            for (int d = 0; d < kHeadDim; ++d)
+              dot += q[d] * k[d];
+            scores[static_cast<std::size_t>(j)] = dot * scale;
+            maxScore = std::max(maxScore, dot * scale);
+          }
+          double sum = 0.0;
+          for (double& sc : scores) {
+            sc = std::exp(sc - maxScore);
+            sum += sc;
+          }
+          for (int d = 0; d < kHeadDim; ++d) {
+            double o = 0.0;
+            for (int j = 0; j <= position; ++j)
+              o += scores[static_cast<std::size_t>(j)] * at(value.values, j)[d];
+            out.push_back(o / sum);
+          }
+        }
+      }
+    }
+    return out;
+  }
+};
+
+TEST(CudaKernels, DecodeAttentionMatchesTheReferenceForEverySplitCount) {
+  SKIP_WITHOUT_GPU();
+  std::mt19937 rng(5);
+  const AttentionCase c({{1, 1}, {37, 1}, {700, 1}, {1500, 1}}, rng);
+  DeviceVector<Bf16> key(c.key.bits), value(c.value.bits), qkv(c.qkv.bits);
+  DeviceVector<std::int32_t> start(c.queryStart), len(c.queryLen), context(c.contextLen),
+      tables(c.blockTables), seqs(std::vector<std::int32_t>{0, 1, 2, 3});
+  const SeqTable table{start.get(), len.get(), context.get(), tables.get(), c.stride};
+  const LayerKvCache cache{key.get(), value.get(), c.blockSize, c.kvHeads};
+  const std::vector<double> expected = c.reference({0, 1, 2, 3});
+  for (const int splits : {4, 8, 32}) {  // 1500 keys need at least 3 partitions of 512
+    DeviceVector<float> partials(
+        std::vector<float>(static_cast<std::size_t>(decodeAttentionPartialFloats(4, c.heads, splits))));
+    DeviceVector<Bf16> out(std::vector<Bf16>(4 * static_cast<std::size_t>(c.heads) * kHeadDim, 0xffff));
+    decodeAttention(out.get(), qkv.get(), c.qkvStride(), table, seqs.get(), 4, c.heads, cache, splits,
+                    partials.get(), nullptr);
+    EXPECT_LT(relativeError(widen(out.read()), expected), 1e-2) << splits << " splits";
+  }
+}
+
+TEST(CudaKernels, PrefillAttentionIsCausalOverTheCachedPrefixAndTheChunk) {
+  SKIP_WITHOUT_GPU();
+  std::mt19937 rng(6);
+  // (context, new tokens): a whole prompt, a chunk after a cached prefix, a chunk shorter than a tile.
+  const AttentionCase c({{150, 150}, {300, 100}, {90, 7}}, rng);
+  DeviceVector<Bf16> key(c.key.bits), value(c.value.bits), qkv(c.qkv.bits);
+  DeviceVector<std::int32_t> start(c.queryStart), len(c.queryLen), context(c.contextLen),
+      tables(c.blockTables), seqs(std::vector<std::int32_t>{0, 1, 2});
+  const SeqTable table{start.get(), len.get(), context.get(), tables.get(), c.stride};
+  const LayerKvCache cache{key.get(), value.get(), c.blockSize, c.kvHeads};
+  DeviceVector<Bf16> out(std::vector<Bf16>(257 * static_cast<std::size_t>(c.heads) * kHeadDim, 0xffff));
+  prefillAttention(out.get(), qkv.get(), c.qkvStride(), table, seqs.get(), 3, 150, c.heads, cache, nullptr);
+  EXPECT_LT(relativeError(widen(out.read()), c.reference({0, 1, 2})), 1e-2);
+}
+
+TEST(CudaKernels, SamplingFollowsTheSoftmaxWithinTopKAndTopP) {
+  SKIP_WITHOUT_GPU();
+  std::mt19937 rng(7);
+  const int vocab = 5000, draws = 2000;
+  std::vector<float> row(vocab);
+  std::normal_distribution<float> pick(0.0f, 2.0f);
+  for (float& v : row)
+    v = pick(rng);
+  std::vector<float> logits;
+  for (int i = 0; i < draws; ++i)
+    logits.insert(logits.end(), row.begin(), row.end());
+  DeviceVector<float> dLogits(logits);
+  std::vector<float> uniform(draws);
+  for (int i = 0; i < draws; ++i)
+    uniform[static_cast<std::size_t>(i)] = (static_cast<float>(i) + 0.5f) / draws;  // evenly spread draws
+  DeviceVector<float> dUniform(uniform);
+
+  std::vector<int> order(vocab);
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](int a, int b) { return row[a] > row[b]; });
+  auto run = [&](float temperature, float topP, int topK) {
+    DeviceVector<float> t(std::vector<float>(draws, temperature)), p(std::vector<float>(draws, topP));
+    DeviceVector<std::int32_t> k(std::vector<std::int32_t>(draws, topK)),
+        tokens(std::vector<std::int32_t>(draws, -1));
+    sampleTokens(tokens.get(), dLogits.get(), draws, vocab,
+                 SampleParams{t.get(), p.get(), k.get(), dUniform.get()}, nullptr);
+    return tokens.read();
+  };
+
+  for (const std::int32_t token : run(0.0f, 1.0f, 0))
+    EXPECT_EQ(token, order[0]);  // greedy
+  // Top-k 20 at temperature 1: only the 20 largest, each about as often as its renormalised probability.
+  const std::vector<std::int32_t> topK = run(1.0f, 1.0f, 20);
+  double mass = 0.0;
+  for (int i = 0; i < 20; ++i)
+    mass += std::exp(row[order[i]] - row[order[0]]);
+  for (int i = 0; i < 20; ++i) {
+    const double expected = std::exp(row[order[i]] - row[order[0]]) / mass * draws;
+    const auto seen = std::count(topK.begin(), topK.end(), order[i]);
+    EXPECT_NEAR(static_cast<double>(seen), expected, 2.0) << "token rank " << i;
+  }
+  EXPECT_EQ(std::count_if(topK.begin(), topK.end(),
+                          [&](std::int32_t t) {
+                            return std::find(order.begin(), order.begin() + 20, t) == order.begin() + 20;
+                          }),
+            0);
+  // Top-p 0.5: the smallest set of largest tokens holding half the mass.
+  double total = 0.0;
+  for (const float v : row)
+    total += std::exp(v - row[order[0]]);
+  int kept = 0;
+  for (double acc = 0.0; acc < 0.5 * total; ++kept)
+    acc += std::exp(row[order[kept]] - row[order[0]]);
+  const std::vector<std::int32_t> topP = run(1.0f, 0.5f, 0);
+  for (const std::int32_t t : topP)
+    EXPECT_NE(std::find(order.begin(), order.begin() + kept, t), order.begin() + kept) << "token " << t;
+  EXPECT_GT(std::set<std::int32_t>(topP.begin(), topP.end()).size(), 1u);
+}
+
+TEST(CudaKernels, FillDummyDrawsMakeDummyWeightsValues) {
+  SKIP_WITHOUT_GPU();
+  ModelConfig config = *findModelPreset("qwen3-tiny");
+  const Weights weights = makeDummyWeights(config, 99);
+  const std::vector<WeightTensorSpec> specs = weightTensorSpecs(config);
+  const WeightTensorSpec& embedding = specs.front();  // several 2^20 chunks
+  const DummyTensorDraw draw = dummyTensorDraw(embedding, 99);
+  DeviceVector<Bf16> out(std::vector<Bf16>(weights.embedTokens.size()));
+  fillDummy(out.get(), static_cast<std::int64_t>(weights.embedTokens.size()), draw.chunkBase, draw.center,
+            draw.halfWidth, nullptr);
+  const std::vector<Bf16> bits = out.read();
+  std::size_t mismatches = 0;
+  for (std::size_t i = 0; i < bits.size(); ++i)
+    mismatches += bits[i] != toBf16(weights.embedTokens[i]) ? 1 : 0;
+  EXPECT_EQ(mismatches, 0u);
+}
+
+}  // namespace
+}  // namespace ayar::engine::cuda

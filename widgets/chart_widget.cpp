@@ -1,0 +1,117 @@
+#include "widgets/chart_widget.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QLegendMarker>
+#include <QMouseEvent>
+#include <QPixmap>
+#include <QVBoxLayout>
+#include <QXYSeries>
+
+namespace ayar {
+
+namespace {
+
+// Zooms with a rubber band; a double click or right click goes back to the whole chart.
+class ZoomingChartView : public QChartView {
+ public:
+  explicit ZoomingChartView(QChart* chart, QWidget* parent) : QChartView(chart, parent) {
+    setRubberBand(QChartView::RectangleRubberBand);
+    setRenderHint(QPainter::Antialiasing, true);
+  }
+
+ protected:
+  void mouseDoubleClickEvent(QMouseEvent* event) override {
+    chart()->zoomReset();
+    event->accept();
+  }
+  void mouseReleaseEvent(QMouseEvent* event) override {
+    if (event->button() == Qt::RightButton) {
+      chart()->zoomReset();
+      event->accept();
+      return;
+    }
+    QChartView::mouseReleaseEvent(event);
+  }
+};
+
+}  // namespace
+
+ChartWidget::ChartWidget(QWidget* parent) : QWidget(parent) {
+  m_chart = new QChart();
+  m_chart->setAnimationOptions(QChart::NoAnimation);  // live charts redraw often; animations only lag
+  m_chart->legend()->setAlignment(Qt::AlignBottom);
+  QFont legendFont = m_chart->legend()->font();
+  legendFont.setPointSizeF(legendFont.pointSizeF() * 0.85);
+  m_chart->legend()->setFont(legendFont);
+  m_chart->setMargins(QMargins(4, 4, 4, 4));
+  m_view = new ZoomingChartView(m_chart, this);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(m_view);
+  setMinimumSize(240, 180);
+  setDark(false);
+}
+
+ChartWidget::~ChartWidget() = default;
+
+void ChartWidget::setTitle(const QString& title) {
+  m_chart->setTitle(title);
+}
+
+QString ChartWidget::title() const {
+  return m_chart->title();
+}
+
+void ChartWidget::setDark(bool dark) {
+  m_dark = dark;
+  m_chart->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+  m_chart->setAnimationOptions(QChart::NoAnimation);
+  // A theme resets series colours: give them back the palette that reads on this background.
+  const auto series = m_chart->series();
+  for (int i = 0; i < series.size(); ++i) {
+    if (auto* xy = qobject_cast<QXYSeries*>(series[i])) {
+      QPen pen = xy->pen();
+      pen.setColor(seriesColor(i));
+      pen.setWidthF(1.6);
+      xy->setPen(pen);
+    }
+  }
+  restyle();
+}
+
+QColor ChartWidget::seriesColor(int index) const {
+  // Okabe-Ito colours, distinguishable with colour-blindness; lighter variants on dark backgrounds.
+  static const QColor light[] = {QColor(0, 114, 178),   QColor(213, 94, 0),   QColor(0, 158, 115),
+                                 QColor(204, 121, 167), QColor(86, 180, 233), QColor(230, 159, 0),
+                                 QColor(80, 80, 80)};
+  static const QColor dark[] = {QColor(86, 180, 233),  QColor(240, 140, 60), QColor(60, 210, 160),
+                                QColor(230, 160, 200), QColor(240, 228, 66), QColor(230, 159, 0),
+                                QColor(220, 220, 220)};
+  const int n = static_cast<int>(std::size(light));
+  return (m_dark ? dark : light)[((index % n) + n) % n];
+}
+
+void ChartWidget::connectLegendMarkers() {
+  for (QLegendMarker* marker : m_chart->legend()->markers()) {
+    QObject::disconnect(marker, &QLegendMarker::clicked, this, nullptr);
+    connect(marker, &QLegendMarker::clicked, this, [marker] {
+      QAbstractSeries* series = marker->series();
+      series->setVisible(!series->isVisible());
+      marker->setVisible(true);
+      QFont font = marker->font();
+      font.setStrikeOut(!series->isVisible());
+      marker->setFont(font);
+    });
+  }
+}
+
+QImage ChartWidget::toImage() {
+  return m_view->grab().toImage();
+}
+
+bool ChartWidget::exportImage(const QString& path) {
+  return m_view->grab().save(path);
+}
+
+}  // namespace ayar

@@ -1,0 +1,167 @@
+#include "widgets/comparison_table_model.h"
+
+#include <QBrush>
+#include <QColor>
+
+namespace ayar {
+
+namespace {
+
+QString fromUtf8(std::string_view text) {
+  return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
+}
+
+}  // namespace
+
+ComparisonTableModel::ComparisonTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+std::vector<RunFigure> ComparisonTableModel::defaultFigures() {
+  return {RunFigure::MeanE2el,         RunFigure::MeanTtft,
+          RunFigure::P99Ttft,          RunFigure::MeanTpot,
+          RunFigure::P99Tpot,          RunFigure::RequestThroughput,
+          RunFigure::OutputThroughput, RunFigure::TotalTokenThroughput};
+}
+
+void ComparisonTableModel::setComparison(ComparedRun baseline, std::vector<ComparedRun> candidates,
+                                         std::vector<RunFigure> figures) {
+  beginResetModel();
+  m_baseline = std::move(baseline);
+  m_candidates = std::move(candidates);
+  m_rows.clear();
+  for (std::size_t c = 0; c < m_candidates.size(); ++c) {
+    for (RunFigure figure : figures) {
+      if (value(m_baseline.summary, figure) || value(m_candidates[c].summary, figure))
+        m_rows.push_back({figure, c});
+    }
+  }
+  endResetModel();
+}
+
+void ComparisonTableModel::setLanguage(ReportLanguage language, const QLocale& locale) {
+  m_language = language;
+  m_locale = locale;
+  if (!m_rows.empty()) emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+  emit headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
+}
+
+void ComparisonTableModel::clear() {
+  beginResetModel();
+  m_candidates.clear();
+  m_rows.clear();
+  endResetModel();
+}
+
+int ComparisonTableModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
+
+int ComparisonTableModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : ColumnCount;
+}
+
+std::optional<double> ComparisonTableModel::value(const RunSummary& summary, RunFigure figure) const {
+  return runFigureValue(summary, figure);
+}
+
+QVariant ComparisonTableModel::data(const QModelIndex& index, int role) const {
+  if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
+  const Row& row = m_rows[static_cast<std::size_t>(index.row())];
+  const ComparedRun& candidate = m_candidates[row.candidate];
+  const auto base = value(m_baseline.summary, row.figure);
+  const auto cand = value(candidate.summary, row.figure);
+  // A plain double and a flag: GCC 12 misreads std::optional<double> copies here as uninitialised.
+  double ratio = 0.0;
+  bool hasRatio = false;
+  if (base && cand) {
+    if (auto r = speedup(*base, *cand, runFigureBetter(row.figure))) {
+      ratio = *r;
+      hasRatio = true;
+    }
+  }
+  const QString noValue = fromUtf8(reportText(ReportText::NoteNoValue, m_language));
+  auto number = [&](const std::optional<double>& v) { return v ? m_locale.toString(*v, 'f', 2) : noValue; };
+
+  switch (role) {
+    case Qt::DisplayRole:
+      switch (index.column()) {
+        case Scenario: {
+          QString text = fromUtf8(runFigureLabel(row.figure, m_language)) + QStringLiteral(" (") +
+                         fromUtf8(runFigureUnit(row.figure, m_language)) + QLatin1Char(')');
+          if (m_candidates.size() > 1) text += QStringLiteral(" — ") + candidate.name;
+          return text;
+        }
+        case Baseline:
+          return number(base);
+        case Candidate:
+          return number(cand);
+        case Ratio:
+          return hasRatio ? QString::fromStdString(formatSpeedup(ratio, m_language)) : noValue;
+        default:
+          return {};
+      }
+    case SortRole:
+      switch (index.column()) {
+        case Scenario:
+          return index.row();
+        case Baseline:
+          return base ? QVariant(*base) : QVariant();
+        case Candidate:
+          return cand ? QVariant(*cand) : QVariant();
+        case Ratio:
+          return hasRatio ? QVariant(ratio) : QVariant();
+        default:
+          return {};
+      }
+    case RatioRole:
+      return hasRatio ? QVariant(ratio) : QVariant();
+    case Qt::ForegroundRole:
+      // Green where the candidate is better, red where it is worse; both readable on light and dark.
+      if (index.column() == Ratio && hasRatio && ratio != 1.0)
+        return QBrush(ratio > 1.0 ? QColor(0, 150, 90) : QColor(215, 60, 50));
+      return {};
+    case Qt::TextAlignmentRole:
+      return index.column() == Scenario ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                        : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    case Qt::ToolTipRole:
+      if (index.column() == Candidate || index.column() == Scenario) return candidate.name;
+      if (index.column() == Baseline) return m_baseline.name;
+      return {};
+    default:
+      return {};
+  }
+}
+
+QVariant ComparisonTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
+  if (role == Qt::DisplayRole) {
+    switch (section) {
+      case Scenario:
+        return fromUtf8(reportText(ReportText::ColumnScenario, m_language));
+      case Baseline:
+        return fromUtf8(reportText(ReportText::ColumnBaseline, m_language));
+      case Candidate:
+        return fromUtf8(reportText(ReportText::ColumnCandidate, m_language));
+      case Ratio:
+        return fromUtf8(reportText(ReportText::ColumnRatio, m_language));
+      default:
+        return {};
+    }
+  }
+  if (role == Qt::ToolTipRole) {
+    switch (section) {
+      case Baseline:
+        return m_baseline.name;
+      case Candidate:
+        return m_candidates.size() == 1 ? m_candidates.front().name : QString();
+      case Ratio:
+        return tr(
+            "Latencies: baseline / candidate. Throughputs: candidate / baseline. Above 1 the "
+            "candidate is better.");
+      default:
+        return {};
+    }
+  }
+  return {};
+}
+
+}  // namespace ayar

@@ -1,0 +1,64 @@
+#pragma once
+
+#include <QAbstractTableModel>
+#include <QLocale>
+#include <QString>
+#include <optional>
+#include <vector>
+
+#include "core/metrics/run_figure.h"
+#include "core/metrics/run_summary.h"
+#include "core/report/report_text.h"
+
+namespace ayar {
+
+// A run as a comparison shows it.
+struct ComparedRun {
+  QString name;  // "#12 baseline"
+  RunSummary summary;
+};
+
+// The seed documents' table: scenario | baseline | candidate | ratio, one row per figure and
+// candidate. Ratios read as core's report catalogue words them ("1.26x faster" / "1.26x daha
+// hızlı"): baseline/candidate for latencies, candidate/baseline for throughputs, so above 1 the
+// candidate is better. Values are shown in the UI locale; the ratio words in the report language.
+class ComparisonTableModel : public QAbstractTableModel {
+  Q_OBJECT
+
+ public:
+  enum Column { Scenario, Baseline, Candidate, Ratio, ColumnCount };
+  enum Role {
+    SortRole = Qt::UserRole + 1,  // the number behind a cell (the ratio for the ratio column)
+    RatioRole,                    // the ratio as a double, absent when it says nothing
+  };
+
+  explicit ComparisonTableModel(QObject* parent = nullptr);
+
+  void setComparison(ComparedRun baseline, std::vector<ComparedRun> candidates,
+                     std::vector<RunFigure> figures = defaultFigures());
+  void setLanguage(ReportLanguage language, const QLocale& locale = QLocale());
+  void clear();
+
+  int rowCount(const QModelIndex& parent = QModelIndex()) const override;
+  int columnCount(const QModelIndex& parent = QModelIndex()) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+  // The figures the seeds compare: mean latency, TTFT, TPOT, throughput.
+  static std::vector<RunFigure> defaultFigures();
+
+ private:
+  struct Row {
+    RunFigure figure;
+    std::size_t candidate;
+  };
+  std::optional<double> value(const RunSummary& summary, RunFigure figure) const;
+
+  ComparedRun m_baseline;
+  std::vector<ComparedRun> m_candidates;
+  std::vector<Row> m_rows;
+  ReportLanguage m_language = ReportLanguage::English;
+  QLocale m_locale;
+};
+
+}  // namespace ayar
