@@ -1,4 +1,4 @@
-# `cmake --install` and the .deb: the programs in bin/, resources/ (engines/, profiles/) in
+# `cmake --install` and the .deb: the programs in bin/, resources/ (engines/, profiles/, studies/) in
 # share/ayar/. The programs find both from their own folder (core/engines/resources_dir.h; ayar-cli
 # starts the ayar-engine beside it), so any prefix works without configuration.
 

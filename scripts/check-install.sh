@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A user's build, checked as CI checks it: the `release` preset (warnings as errors here, as in every
 # build CI makes), installed into a temporary prefix and run from there, away from the source tree:
-# `ayar-cli profiles` and a short benchmark against the installed ayar-engine's timing simulator.
+# `ayar-cli profiles`, `ayar-cli study presets` and a short benchmark against the installed
+# ayar-engine's timing simulator.
 # Then the .deb: its dependencies must be Debian's runtime packages, and the programs must run from
 # the package's own layout. Arguments: none. Takes a few minutes after the first build.
 set -euo pipefail
@@ -18,7 +19,7 @@ fail() { say "FAILED: $*"; exit 1; }
 
 say "installing into a temporary prefix"
 cmake --install build/release --prefix "$work/prefix" >/dev/null
-for f in bin/ayar-cli bin/ayar-engine share/ayar/engines/vllm.json share/ayar/profiles/cpu-quick.json; do
+for f in bin/ayar-cli bin/ayar-engine share/ayar/engines/vllm.json share/ayar/profiles/cpu-quick.json share/ayar/studies/smoke.json; do
   [ -e "$work/prefix/$f" ] || fail "the install has no $f"
 done
 
@@ -26,6 +27,8 @@ cd "$work"
 cli=$work/prefix/bin/ayar-cli
 "$cli" profiles >profiles.txt || fail "ayar-cli profiles exited with $?"
 grep -q '^sharegpt-8rps$' profiles.txt || fail "ayar-cli profiles does not list sharegpt-8rps: $(cat profiles.txt)"
+"$cli" study presets >studies.txt || fail "ayar-cli study presets exited with $?"
+grep -q '^smoke$' studies.txt || fail "ayar-cli study presets does not list smoke: $(cat studies.txt)"
 
 say "a short benchmark against the installed ayar-engine (timing simulator)"
 "$cli" bench --engine bundled --model qwen3-0.6b --device sim --engine-arg=--sim-profile=fixed:5,1 \

@@ -33,6 +33,7 @@ int main(int argc, char** argv) {
   ayar::cli::addBenchCommand(app, exitCode);
   ayar::cli::addRunsCommand(app, exitCode);
   ayar::cli::addStudyCommand(app, exitCode);
+  ayar::cli::addReportCommand(app, exitCode);
   ayar::cli::addSearchCommands(app, exitCode);
   addProfilesCommand(app, exitCode);
   try {

@@ -194,7 +194,36 @@ int reportStudy(const StudyFlags& flags) {
   return 0;
 }
 
+struct RunsReportFlags {
+  std::vector<std::int64_t> ids;
+  std::string store;
+  std::string lang = "en";
+  std::string format = "md";
+  std::string output;
+};
+
 }  // namespace
+
+void addReportCommand(CLI::App& app, int& exitCode) {
+  auto flags = std::make_shared<RunsReportFlags>();
+  auto* report = app.add_subcommand(
+      "report",
+      "Stored runs side by side: the first is the baseline, the others read \"1.26x faster\" against it");
+  report->add_option("RUN_IDS", flags->ids, "Run ids (see runs list); the first is the baseline")->required();
+  report->add_option("--store", flags->store, "Results store file (default: ~/.local/share/ayar/ayar.db)");
+  report->add_option("--lang", flags->lang, "Report language: en or tr (default en)");
+  report->add_option("--format", flags->format, "Report format: md, html, csv or json (default md)");
+  report->add_option("-o,--output", flags->output, "File to write the report to (default: standard output)");
+  report->callback([flags, &exitCode] {
+    StudyFlags where;
+    where.store = flags->store;
+    const ReportLanguage language = parseReportLanguage(flags->lang);
+    const ReportFormat format = parseReportFormat(flags->format);
+    writeOutput(flags->output,
+                renderReport(buildRunsReport(existingStore(where), flags->ids, language), format));
+    exitCode = 0;
+  });
+}
 
 void addStudyCommand(CLI::App& app, int& exitCode) {
   auto* study = app.add_subcommand(

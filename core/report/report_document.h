@@ -1,5 +1,6 @@
 #pragma once
 
+#include <deque>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -46,7 +47,8 @@ struct ReportSection {
 struct ReportDocument {
   ReportLanguage language = ReportLanguage::English;
   std::string title;
-  std::vector<ReportSection> sections;
+  // A deque, so that a section added later leaves references to earlier ones valid.
+  std::deque<ReportSection> sections;
   // Machine-readable figures behind the text (the JSON rendering carries them under "data").
   nlohmann::json data = nlohmann::json::object();
 

@@ -6,6 +6,7 @@
 
 #include "core/engines/engine_catalogue.h"
 #include "core/error.h"
+#include "core/report/comparison_report.h"
 #include "core/report/text_block.h"
 #include "core/store/result_store.h"
 #include "core/study/study_runner.h"
@@ -148,18 +149,10 @@ class StudyReportBuilder {
   }
 
   std::string resultBlock(const StoredRun& run) const {
-    SummaryOptions options;
-    options.goodput = m_study.slo;
-    if (run.summary.is_object() && run.summary.contains("duration") && run.summary["duration"].is_number())
-      options.durationS = run.summary["duration"].get<double>();
-    if (run.summary.is_object() && run.summary.contains("max_concurrency") &&
-        run.summary["max_concurrency"].is_number_integer())
-      options.maxConcurrency = run.summary["max_concurrency"].get<int>();
-    const RunSummary summary = computeRunSummary(m_store.loadRequests(run.id), options);
     TextBlockOptions block;
     block.style = TextBlockStyle::GpuStack;
     block.ayarLines = false;
-    return formatServingBenchmarkResult(summary, block);
+    return formatServingBenchmarkResult(storedRunSummary(m_store, run, m_study.slo), block);
   }
 
   void addCellBlocks(ReportSection& section, const CellView& view, const std::string& caption) const {
@@ -416,6 +409,42 @@ class StudyReportBuilder {
 ReportDocument buildStudyReport(const std::filesystem::path& storePath, std::int64_t studyId,
                                 ReportLanguage language) {
   return StudyReportBuilder(storePath, studyId, language).build();
+}
+
+RunSummary storedRunSummary(ResultStore& store, const StoredRun& run, const GoodputSlo& slo) {
+  SummaryOptions options;
+  options.goodput = slo;
+  if (run.summary.is_object() && run.summary.contains("duration") && run.summary["duration"].is_number())
+    options.durationS = run.summary["duration"].get<double>();
+  if (run.summary.is_object() && run.summary.contains("max_concurrency") &&
+      run.summary["max_concurrency"].is_number_integer())
+    options.maxConcurrency = run.summary["max_concurrency"].get<int>();
+  return computeRunSummary(store.loadRequests(run.id), options);
+}
+
+ReportDocument buildRunsReport(const std::filesystem::path& storePath,
+                               const std::vector<std::int64_t>& runIds, ReportLanguage language) {
+  if (runIds.empty()) throw Error("name at least one run id (see `ayar-cli runs list`)");
+  ResultStore store(storePath);
+  std::vector<ComparisonReportRun> runs;
+  for (const std::int64_t id : runIds) {
+    const auto run = store.findRun(id);
+    if (!run)
+      throw Error("no run " + std::to_string(id) + " in " + storePath.string() +
+                  ": see `ayar-cli runs list`");
+    ComparisonReportRun entry;
+    entry.name = "#" + std::to_string(run->id) + (run->info.label.empty() ? "" : " " + run->info.label) +
+                 (run->info.model.empty() ? "" : " (" + run->info.model + ")");
+    entry.summary = storedRunSummary(store, *run);
+    entry.simulated = run->info.engine.value("simulated", false);
+    if (run->summary.is_object() && run->summary.contains("request_rate") &&
+        run->summary["request_rate"].is_number())
+      entry.requestRate = run->summary["request_rate"].get<double>();
+    runs.push_back(std::move(entry));
+  }
+  const ComparisonReportRun baseline = runs.front();
+  runs.erase(runs.begin());
+  return buildComparisonReport(baseline, runs, language);
 }
 
 }  // namespace ayar

@@ -2,8 +2,11 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <vector>
 
+#include "core/metrics/run_summary.h"
 #include "core/report/report_document.h"
+#include "core/store/result_store.h"
 
 namespace ayar {
 
@@ -20,5 +23,15 @@ namespace ayar {
 // has no such study.
 ReportDocument buildStudyReport(const std::filesystem::path& storePath, std::int64_t studyId,
                                 ReportLanguage language);
+
+// A stored run's summary rebuilt from its stored requests with its own duration (so the text block
+// has every percentile); `slo` adds goodput.
+RunSummary storedRunSummary(ResultStore& store, const StoredRun& run, const GoodputSlo& slo = {});
+
+// Stored runs side by side (`ayar-cli report RUN_IDS...`): the first is the baseline, the others its
+// candidates, as buildComparisonReport words them (figures rebuilt from the stored requests). Throws
+// ayar::Error naming an id the store does not have.
+ReportDocument buildRunsReport(const std::filesystem::path& storePath,
+                               const std::vector<std::int64_t>& runIds, ReportLanguage language);
 
 }  // namespace ayar

@@ -32,9 +32,9 @@ std::filesystem::path writeStudy(const test::TempDir& dir) {
     "variants": [{"name": "fast", "add_flags": [{"name": "--sim-profile", "value": "fixed:40,8"}]}],
     "profiles": [
       {"name": "steady", "dataset_name": "random", "num_prompts": 10, "random_input_len": 16,
-       "random_output_len": 6, "ignore_eos": true, "request_rate": 10, "burstiness": "inf"},
+       "random_output_len": 20, "ignore_eos": true, "request_rate": 10, "burstiness": "inf"},
       {"name": "burst", "dataset_name": "random", "num_prompts": 8, "random_input_len": 16,
-       "random_output_len": 6, "ignore_eos": true, "request_rate": "inf"}
+       "random_output_len": 20, "ignore_eos": true, "request_rate": "inf"}
     ],
     "deciding_figure": "mean_e2el_ms"
   })";
@@ -78,6 +78,19 @@ TEST(AyarCliStudy, RunsAStudyListsItAndReportsItInBothLanguages) {
   const auto csv = runCli({"study", "report", "1", "--store", store, "--format", "csv"}, dir / "csv.log");
   ASSERT_EQ(csv.exitCode, 0) << csv.output;
   EXPECT_TRUE(contains(csv.output, "Section,Benchmark scenario,")) << csv.output;
+
+  // The study's runs 1 (baseline @ steady) and 3 (fast @ steady) compared as plain runs.
+  const auto runs = runCli({"report", "1", "3", "--store", store, "--lang", "tr"}, dir / "runs.log");
+  ASSERT_EQ(runs.exitCode, 0) << runs.output;
+  EXPECT_TRUE(contains(runs.output, "# Çalıştırma karşılaştırması")) << runs.output;
+  EXPECT_TRUE(std::regex_search(
+      runs.output,
+      std::regex(R"(\| Ortalama gecikme \(ms\) \| [0-9.]+ \| [0-9.]+ \| 1\.2[0-6]x daha hızlı \|)")))
+      << runs.output;
+  EXPECT_TRUE(contains(runs.output, "Serving Benchmark Result"));
+  const auto noRun = runCli({"report", "1", "99", "--store", store}, dir / "norun.log");
+  EXPECT_EQ(noRun.exitCode, 1);
+  EXPECT_TRUE(contains(noRun.output, "no run 99")) << noRun.output;
 
   const auto badLanguage =
       runCli({"study", "report", "1", "--store", store, "--lang", "de"}, dir / "bad.log");

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <regex>
 
 #include "core/error.h"
@@ -27,7 +28,7 @@ StudySpec knownRatioStudy() {
        "add_flags": [{"name": "--sim-profile", "value": "fixed:40,8"}]}
     ],
     "profiles": [{"name": "p", "dataset_name": "random", "num_prompts": 8, "random_input_len": 16,
-                  "random_output_len": 6, "ignore_eos": true, "request_rate": 20, "burstiness": "inf"}],
+                  "random_output_len": 20, "ignore_eos": true, "request_rate": 20, "burstiness": "inf"}],
     "deciding_figure": "mean_e2el_ms",
     "warmup_requests": 1
   })"),
@@ -51,17 +52,26 @@ std::string beforeAfterCell(const ReportDocument& report) {
   return {};
 }
 
+// On a loaded 2-core machine the OS can park a thread for a scheduler tick and stretch a few
+// requests of one side; one of three studies must read within 0.02 of 1.25. A wrong ratio rule (the
+// inverse, a difference) or wrong timings fail all three.
 TEST(StudyRunner, FixedTimingsReadAboutOnePointTwoFiveTimesFasterInBothLanguages) {
   test::TempDir dir;
   const auto store = dir / "ayar.db";
-  const std::int64_t id = StudyRunner::create(knownRatioStudy(), store);
+  std::int64_t id = 0;
   std::vector<std::string> finished;
-  StudyObserver observer;
-  observer.onCellFinished = [&](const StudyCell& cell, int total) {
-    EXPECT_EQ(total, 3);
-    finished.push_back(cell.configuration + ":" + std::string(toString(cell.status)));
-  };
-  StudyRunner(store, id, engineOptions(), observer).run();
+  double ratio = 0.0;
+  for (int attempt = 0; attempt < 3 && std::abs(ratio - 1.25) > 0.02; ++attempt) {
+    id = StudyRunner::create(knownRatioStudy(), store);
+    finished.clear();
+    StudyObserver observer;
+    observer.onCellFinished = [&](const StudyCell& cell, int total) {
+      EXPECT_EQ(total, 3);
+      finished.push_back(cell.configuration + ":" + std::string(toString(cell.status)));
+    };
+    StudyRunner(store, id, engineOptions(), observer).run();
+    ratio = buildStudyReport(store, id, ReportLanguage::English).data["speedup"].get<double>();
+  }
   EXPECT_EQ(finished, (std::vector<std::string>{"baseline:done", "broken:failed-to-start", "fast:done"}));
 
   ResultStore reader(store);
@@ -81,14 +91,13 @@ TEST(StudyRunner, FixedTimingsReadAboutOnePointTwoFiveTimesFasterInBothLanguages
   const ReportDocument english = buildStudyReport(store, id, ReportLanguage::English);
   const ReportDocument turkish = buildStudyReport(store, id, ReportLanguage::Turkish);
   EXPECT_EQ(english.data["recommended"], "fast");
-  const double ratio = english.data["speedup"].get<double>();
-  EXPECT_NEAR(ratio, 1.25, 0.03);
-  // 50 + 10 x 5 = 100 ms against 40 + 8 x 5 = 80 ms, plus the same few tenths of a millisecond of
+  EXPECT_NEAR(english.data["speedup"].get<double>(), 1.25, 0.02);
+  // 50 + 10 x 19 = 240 ms against 40 + 8 x 19 = 192 ms, plus the same few tenths of a millisecond of
   // client and loopback time on both sides.
   const std::string en = beforeAfterCell(english);
   const std::string tr = beforeAfterCell(turkish);
-  EXPECT_TRUE(std::regex_search(en, std::regex(R"(\(1\.2[2-6]x faster\))"))) << en;
-  EXPECT_TRUE(std::regex_search(tr, std::regex(R"(\(1\.2[2-6]x daha hızlı\))"))) << tr;
+  EXPECT_TRUE(std::regex_search(en, std::regex(R"(\(1\.2[3-7]x faster\))"))) << en;
+  EXPECT_TRUE(std::regex_search(tr, std::regex(R"(\(1\.2[3-7]x daha hızlı\))"))) << tr;
   EXPECT_NE(en.find("Mean latency: "), std::string::npos) << en;
   EXPECT_NE(tr.find("Ortalama gecikme: "), std::string::npos) << tr;
 

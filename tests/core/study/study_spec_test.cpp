@@ -4,6 +4,7 @@
 
 #include <fstream>
 
+#include "core/engines/engine_launcher.h"
 #include "core/error.h"
 #include "tests/support/test_env.h"
 
@@ -121,10 +122,19 @@ TEST(StudySpec, PresetsLoadAndAMissingOneListsTheOthers) {
   for (const char* name : {"smoke", "qwen3-8b-latency", "qwen3-14b-throughput"}) {
     EXPECT_NE(std::find(presets.begin(), presets.end(), name), presets.end()) << name;
   }
+  const EngineCatalogue catalogue = EngineCatalogue::loadDefault();
   for (const std::string& name : presets) {
     const StudySpec study = loadStudy(name);
     EXPECT_EQ(study.name, name);
     EXPECT_NO_THROW(study.validate()) << name;
+    // Every configuration's flags fit its engine's catalogue, so no preset fails for a flag.
+    for (const StudyConfiguration& configuration : study.configurations()) {
+      try {
+        EngineLauncher launcher(configuration.engine, catalogue);
+      } catch (const Error& error) {
+        ADD_FAILURE() << name << ": " << configuration.name << ": " << error.what();
+      }
+    }
   }
   try {
     loadStudy("no-such-study");
