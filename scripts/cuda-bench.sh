@@ -9,8 +9,10 @@
 #   kernels  bench_cuda_backend: copy bandwidth, batch-1 decode vs the floor (8b, 14b), decode steps at
 #            batch 8-256, prefill of a 2k and an 8k prompt, one row per kernel
 #   burst    ayar-cli bench: qwen3-14b, 1000 ShareGPT-like prompts sent at once (total tokens/s)
+#   burst16k the burst with --max-num-batched-tokens 16384
 #   rates    ayar-cli bench: qwen3-8b at 1, 4, 8 and 16 requests/s (mean latency, TTFT, TPOT);
-#            RATE_PROMPTS (default "60 200 400 800") bounds each run's prompts
+#            RATES (default "1 4 8 16") picks the rates, RATE_PROMPTS (default "60 200 400 800") bounds
+#            each run's prompts
 #   eager    the burst and the 1 request/s run again with --enforce-eager
 # DIR defaults: --bin build/dev/bin, --out ./cuda-bench-out, --tokenizer the Qwen3 tokenizer set-up fetched.
 set -uo pipefail
@@ -34,7 +36,7 @@ status=0
 serve_bench() {  # LABEL MODEL ENGINE_ARGS... -- BENCH_ARGS...
   local label="$1" model="$2"; shift 2
   local engine_args=() bench_args=()
-  while [ "$#" -gt 0 ] && [ "$1" != "--" ]; do engine_args+=("--engine-arg=$1"); shift; done
+  while [ "$#" -gt 0 ] && [ "$1" != "--" ]; do engine_args+=("--engine-arg=$1"); shift; done  # --flag=value
   shift
   bench_args=("$@")
   echo "== ayar-cli bench: $label"
@@ -58,10 +60,13 @@ for part in "${parts[@]}"; do
       "$bin/bench_cuda_backend" --json "$out/kernels.json" 2>&1 | tee "$out/kernels.txt" || status=1 ;;
     burst)
       serve_bench burst-14b qwen3-14b -- --load-profile sharegpt-all-at-once --num-prompts 1000 ;;
+    burst16k)
+      serve_bench burst-14b-16k qwen3-14b --max-num-batched-tokens=16384 -- --load-profile sharegpt-all-at-once \
+        --num-prompts 1000 ;;
     rates)
       read -r -a counts <<<"${RATE_PROMPTS:-60 200 400 800}"
       i=0
-      for rate in 1 4 8 16; do
+      for rate in ${RATES:-1 4 8 16}; do
         serve_bench "rate-${rate}rps-8b" qwen3-8b -- --load-profile "sharegpt-${rate}rps" --num-prompts "${counts[$i]}"
         i=$((i + 1))
       done ;;

@@ -79,8 +79,8 @@ def main():
                                    for i, p in enumerate(positions))
                 ok = worst <= BOUND
                 failed |= not ok
-                results.append(dict(model=name, device=device, positions=len(errors), worst_relative_error=worst,
-                                    argmax_agreement=argmax_agree, passed=ok))
+                results.append(dict(model=name, device=device, positions=len(errors), worst_relative_error=float(worst),
+                                    argmax_agreement=argmax_agree, passed=bool(ok)))
                 print(f"{name:28s} {device:5s} positions {len(errors):3d}  worst relative error {worst:.2e}  "
                       f"argmax agrees {argmax_agree}/{len(errors)}  {'ok' if ok else 'MISSED ' + str(BOUND)}")
         del model, reference_model

@@ -76,16 +76,6 @@ GoodputSlo parseGoodput(const std::vector<std::string>& items) {
   return slo;
 }
 
-// "--max-num-seqs=8" -> option, "--enforce-eager" -> switch, anything else as written.
-EngineFlag parseEngineArg(const std::string& arg) {
-  if (arg.rfind("--", 0) == 0) {
-    const auto eq = arg.find('=');
-    if (eq != std::string::npos) return EngineFlag::option(arg.substr(0, eq), arg.substr(eq + 1));
-    return EngineFlag::toggle(arg);
-  }
-  return EngineFlag::rawArgument(arg);
-}
-
 // vLLM's file name: {label}-{rate}qps[-concurrency{n}]-{model}-{date}.json, or for a ramp-up
 // {label}-ramp-up-{strategy}-{start}qps-{end}qps[-concurrency{n}]-{model}-{date}.json; the label
 // defaults to the backend. The rate is written as Python writes a float (8.0, inf).
@@ -256,7 +246,7 @@ int runBench(const BenchFlags& flags, const Overrides& overrides, CLI::App& comm
   spec.engine.servedModelName = flags.servedModelName;
   spec.engine.executable = flags.engineExecutable;
   for (const auto& arg : flags.engineArgs)
-    spec.engine.flags.push_back(parseEngineArg(arg));
+    spec.engine.flags.push_back(EngineFlag::fromArgument(arg));
   if (!flags.apiKey.empty()) {
     spec.engine.apiKey = flags.apiKey;
   } else if (const char* env = std::getenv("OPENAI_API_KEY"); env && *env) {

@@ -4,6 +4,7 @@
 
 #include "app/cli/bench_command.h"
 #include "app/cli/runs_command.h"
+#include "app/cli/search_command.h"
 #include "app/cli/study_command.h"
 #include "core/error.h"
 #include "core/study/profile_spec.h"
@@ -32,6 +33,7 @@ int main(int argc, char** argv) {
   ayar::cli::addBenchCommand(app, exitCode);
   ayar::cli::addRunsCommand(app, exitCode);
   ayar::cli::addStudyCommand(app, exitCode);
+  ayar::cli::addSearchCommands(app, exitCode);
   addProfilesCommand(app, exitCode);
   try {
     app.parse(argc, argv);

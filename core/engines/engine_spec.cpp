@@ -101,6 +101,15 @@ bool isFalseWord(const std::string& text) {
 
 }  // namespace
 
+EngineFlag EngineFlag::fromArgument(const std::string& argument) {
+  if (argument.rfind("--", 0) == 0) {
+    const auto eq = argument.find('=');
+    if (eq != std::string::npos) return option(argument.substr(0, eq), argument.substr(eq + 1));
+    return toggle(argument);
+  }
+  return rawArgument(argument);
+}
+
 std::string_view toString(EngineKind kind) {
   switch (kind) {
     case EngineKind::Bundled:

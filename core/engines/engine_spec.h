@@ -37,6 +37,9 @@ struct EngineFlag {
   }
   static EngineFlag toggle(std::string name) { return {std::move(name), std::nullopt, false}; }
   static EngineFlag rawArgument(std::string text) { return {std::move(text), std::nullopt, true}; }
+  // A flag as typed on a command line: "--max-num-seqs=8" an option, "--enforce-eager" a switch,
+  // anything else a raw argument.
+  static EngineFlag fromArgument(const std::string& argument);
   bool operator==(const EngineFlag&) const = default;
 };
 

@@ -12,7 +12,8 @@
 //               mlp out = m Wdown                         GEMM (added at the next norm)
 //   logits = rmsnorm(x + mlp out) Wlm_head for the last row of each sampling sequence; sampled on the GPU
 //
-// GEMMs of up to 8 rows (decode at small batch) use the own split-K GEMV, larger ones cuBLAS. A step in
+// GEMMs of up to 2 rows (decode at batch 1-2) use the own split-K GEMV, larger ones cuBLAS (at 4 rows
+// cuBLAS was already as fast, measured on an H200: docs/BENCHMARKS.md). A step in
 // which every sequence decodes one token and samples is captured once per (batch size, attention
 // splits, block-table width) as a CUDA graph and replayed.
 
@@ -142,6 +143,9 @@ int roundUp(int value, int multiple) {
   return (value + multiple - 1) / multiple * multiple;
 }
 
+// Steps of up to this many tokens use the own GEMV instead of cuBLAS (see bench_cuda_backend's rows).
+constexpr int kGemvRows = 2;
+
 int nextPowerOfTwo(int value) {
   int p = 1;
   while (p < value)
@@ -184,7 +188,7 @@ struct CudaBackend::State {
   int tokenCap = 0, seqCap = 0;
   DeviceArray<float> residual;
   DeviceArray<Bf16> normed, qkv, attention, projected, gateUp, activated, finalNormed;
-  DeviceArray<float> logits, gemvScratch, decodePartials;
+  DeviceArray<float> logits, decodePartials;
   DeviceArray<std::int32_t> sampled;
   std::int64_t partialCap = 0;
 
@@ -298,8 +302,8 @@ struct CudaBackend::State {
   template <typename OutT>
   void linear(OutT* y, const Bf16* x, const Bf16* w, int rows, int n, int k) {
     if (rows == 0) return;
-    if (rows <= 8) {
-      cuda::gemv(y, x, w, rows, n, k, gemvScratch.get(), stream);
+    if (rows <= kGemvRows) {
+      cuda::gemv(y, x, w, rows, n, k, stream);
       return;
     }
     const float alpha = 1.0f, beta = 0.0f;
@@ -486,16 +490,6 @@ CudaBackend::CudaBackend(const ModelConfig& config, const Weights* hostWeights, 
   cuda::fillRopeTable(s.ropeCos.get(), s.ropeSin.get(), s.ropePositions, config.headDim, config.ropeTheta,
                       s.stream);
 
-  // The GEMV's split-K partials: the most any projection needs at 8 rows.
-  std::int64_t scratch = 0;
-  for (const auto& [n, k] : {std::pair<std::int64_t, std::int64_t>{s.qkvDim, hidden},
-                             {hidden, s.qDim},
-                             {2 * inter, hidden},
-                             {hidden, inter},
-                             {config.vocabSize, hidden}}) {
-    scratch = std::max(scratch, 8 * n * cuda::gemvSplitK(static_cast<int>(n), static_cast<int>(k)));
-  }
-  s.gemvScratch.resize(scratch);
   check(cudaStreamSynchronize(s.stream), "loading the weights");
 }
 

@@ -203,7 +203,7 @@ __global__ void qkNormRopeKvWriteKernel(bf16* qkv, const bf16* qNorm, const bf16
 
 constexpr int kDecodeThreads = 128;
 constexpr int kDecodeMaxPartition = 512;
-constexpr int kDecodeUnroll = 4;
+constexpr int kDecodeUnroll = 8;
 
 __device__ __forceinline__ const bf16* kvRow(const bf16* base, const std::int32_t* blockTable, int j,
                                              const LayerKvCache& cache, int kvHead) {
@@ -565,9 +565,13 @@ __global__ void __launch_bounds__(128)
 }
 
 // ---------------------------------------------------------------------------------------------------
-// GEMV for up to 8 rows: one warp per output feature, 16-byte weight loads, several in flight.
+// GEMV for up to 8 rows: a block of 8 warps computes 2 output features, 4 warps each, every warp over a
+// quarter of k (split-K inside the block, merged through shared memory, so no second kernel). Weight
+// loads are 16 bytes a lane, 4 in flight before the first use; x comes through L1.
 
-constexpr int kGemvWarps = 8;
+constexpr int kGemvWarpsPerFeature = 4;
+constexpr int kGemvFeaturesPerBlock = 2;
+constexpr int kGemvThreads = 32 * kGemvWarpsPerFeature * kGemvFeaturesPerBlock;
 constexpr int kGemvUnroll = 4;
 
 template <typename T>
@@ -582,80 +586,71 @@ __device__ __forceinline__ bf16 fromFloat<bf16>(float v) {
 }
 
 template <int M, typename OutT>
-__global__ void __launch_bounds__(kGemvWarps * 32)
-    gemvKernel(OutT* y, float* partial, const bf16* x, const bf16* w, int n, int k, int splitK) {
+__global__ void __launch_bounds__(kGemvThreads)
+    gemvKernel(OutT* y, const bf16* x, const bf16* w, int n, int k) {
+  __shared__ float partial[kGemvFeaturesPerBlock * kGemvWarpsPerFeature][M];
   const int warp = threadIdx.x >> 5;
   const int lane = threadIdx.x & 31;
-  const int feature = blockIdx.x * kGemvWarps + warp;
-  if (feature >= n) return;
-  const int part = blockIdx.y;
-  const int span = k / splitK;  // a multiple of 8 (checked by the launcher)
-  const int kBegin = part * span;
-  const int kEnd = part + 1 == splitK ? k : kBegin + span;
-  const bf16* row = w + static_cast<std::int64_t>(feature) * k;
+  const int feature = blockIdx.x * kGemvFeaturesPerBlock + warp / kGemvWarpsPerFeature;
+  const int quarter = warp % kGemvWarpsPerFeature;
+  const int span = (k / kGemvWarpsPerFeature + 7) / 8 * 8;
+  const int kBegin = quarter * span;
+  const int kEnd = min(k, kBegin + span);
   float acc[M];
 #pragma unroll
   for (int m = 0; m < M; ++m)
     acc[m] = 0.0f;
-  constexpr int kStep = 32 * 8;
-  for (int base = kBegin + lane * 8; base < kEnd; base += kStep * kGemvUnroll) {
-    uint4 raw[kGemvUnroll];
+  if (feature < n) {
+    const bf16* row = w + static_cast<std::int64_t>(feature) * k;
+    constexpr int kStep = 32 * 8;
+    for (int base = kBegin + lane * 8; base < kEnd; base += kStep * kGemvUnroll) {
+      uint4 raw[kGemvUnroll];
 #pragma unroll
-    for (int u = 0; u < kGemvUnroll; ++u) {
-      const int i = base + u * kStep;
-      if (i < kEnd) raw[u] = __ldcs(reinterpret_cast<const uint4*>(row + i));
-    }
+      for (int u = 0; u < kGemvUnroll; ++u) {
+        const int i = base + u * kStep;
+        raw[u] = i < kEnd ? __ldcs(reinterpret_cast<const uint4*>(row + i)) : make_uint4(0, 0, 0, 0);
+      }
 #pragma unroll
-    for (int u = 0; u < kGemvUnroll; ++u) {
-      const int i = base + u * kStep;
-      if (i >= kEnd) break;
-      float wv[8];
-      unpack8(raw[u], wv);
+      for (int u = 0; u < kGemvUnroll; ++u) {
+        const int i = base + u * kStep;
+        if (i >= kEnd) break;
+        float wv[8];
+        unpack8(raw[u], wv);
 #pragma unroll
-      for (int m = 0; m < M; ++m) {
-        float xv[8];
-        unpack8(__ldg(reinterpret_cast<const uint4*>(x + static_cast<std::int64_t>(m) * k + i)), xv);
+        for (int m = 0; m < M; ++m) {
+          float xv[8];
+          unpack8(__ldg(reinterpret_cast<const uint4*>(x + static_cast<std::int64_t>(m) * k + i)), xv);
 #pragma unroll
-        for (int d = 0; d < 8; ++d)
-          acc[m] += wv[d] * xv[d];
+          for (int d = 0; d < 8; ++d)
+            acc[m] += wv[d] * xv[d];
+        }
       }
     }
   }
 #pragma unroll
   for (int m = 0; m < M; ++m) {
     const float total = warpSum(acc[m]);
-    if (lane == 0) {
-      if (splitK == 1) {
-        y[static_cast<std::int64_t>(m) * n + feature] = fromFloat<OutT>(total);
-      } else {
-        partial[(static_cast<std::int64_t>(part) * M + m) * n + feature] = total;
-      }
-    }
+    if (lane == 0) partial[warp][m] = total;
+  }
+  __syncthreads();
+  if (quarter == 0 && lane < M && feature < n) {
+    float total = 0.0f;
+#pragma unroll
+    for (int q = 0; q < kGemvWarpsPerFeature; ++q)
+      total += partial[warp + q][lane];
+    y[static_cast<std::int64_t>(lane) * n + feature] = fromFloat<OutT>(total);
   }
 }
 
 template <typename OutT>
-__global__ void splitKReduceKernel(OutT* y, const float* partial, int count, int splitK) {
-  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= count) return;
-  float total = 0.0f;
-  for (int s = 0; s < splitK; ++s)
-    total += partial[s * static_cast<std::int64_t>(count) + i];
-  y[i] = fromFloat<OutT>(total);
-}
-
-template <typename OutT>
-void launchGemv(OutT* y, const bf16* x, const bf16* w, int rows, int n, int k, float* scratch,
-                Stream stream) {
-  if (rows < 1 || rows > 8 || k % 8 != 0) throw Error("gemv: rows must be 1..8 and k a multiple of 8");
-  int splitK = gemvSplitK(n, k);
-  if (splitK > 1 && !scratch) splitK = 1;
-  const dim3 grid((n + kGemvWarps - 1) / kGemvWarps, splitK);
-  const int threads = kGemvWarps * 32;
+void launchGemv(OutT* y, const bf16* x, const bf16* w, int rows, int n, int k, Stream stream) {
+  if (rows < 1 || rows > kGemvMaxRows || k % 8 != 0)
+    throw Error("gemv: rows must be 1..8 and k a multiple of 8");
+  const int grid = (n + kGemvFeaturesPerBlock - 1) / kGemvFeaturesPerBlock;
   switch (rows) {
-#define AYAR_GEMV_CASE(M)                                                              \
-  case M:                                                                              \
-    gemvKernel<M, OutT><<<grid, threads, 0, stream>>>(y, scratch, x, w, n, k, splitK); \
+#define AYAR_GEMV_CASE(M)                                                  \
+  case M:                                                                  \
+    gemvKernel<M, OutT><<<grid, kGemvThreads, 0, stream>>>(y, x, w, n, k); \
     break;
     AYAR_GEMV_CASE(1)
     AYAR_GEMV_CASE(2)
@@ -668,11 +663,6 @@ void launchGemv(OutT* y, const bf16* x, const bf16* w, int rows, int n, int k, f
 #undef AYAR_GEMV_CASE
   }
   checkLaunch("gemv");
-  if (splitK > 1) {
-    const int count = rows * n;
-    splitKReduceKernel<OutT><<<(count + 255) / 256, 256, 0, stream>>>(y, scratch, count, splitK);
-    checkLaunch("gemv split-k reduce");
-  }
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -772,7 +762,7 @@ __global__ void __launch_bounds__(kSampleThreads)
   if (topK > 0 && topK < vocab) {
     unsigned lo = 0, hi = 0xffffffffu;  // count(key >= lo) >= k; the answer is in [lo, hi]
     while (lo < hi) {
-      const unsigned mid = lo + (hi - lo + 1) / 2;
+      const auto mid = static_cast<unsigned>(lo + (static_cast<unsigned long long>(hi) - lo + 1) / 2);
       unsigned count = 0;
       for (int i = tid; i < vocab; i += kSampleThreads)
         count += orderedKey(l[i]) >= mid ? 1u : 0u;
@@ -795,7 +785,7 @@ __global__ void __launch_bounds__(kSampleThreads)
     const float needed = topP * total;
     unsigned lo = threshold, hi = orderedKey(maxLogit);
     while (lo < hi) {
-      const unsigned mid = lo + (hi - lo + 1) / 2;
+      const auto mid = static_cast<unsigned>(lo + (static_cast<unsigned long long>(hi) - lo + 1) / 2);
       float mass = 0.0f;
       for (int i = tid; i < vocab; i += kSampleThreads)
         mass += orderedKey(l[i]) >= mid ? weight(l[i]) : 0.0f;
@@ -958,23 +948,12 @@ void prefillAttention(Bf16* out, const Bf16* qkv, int qkvStride, const SeqTable&
   checkLaunch("prefillAttention");
 }
 
-int gemvSplitK(int n, int k) {
-  // Enough warps to keep every multiprocessor's loads in flight (132 SMs x 32 warps), without slicing k
-  // below 1024 values.
-  int splitK = 1;
-  while (static_cast<std::int64_t>(n) * splitK < 132 * 32 && k / (splitK * 2) >= 1024 &&
-         (k / (splitK * 2)) % 8 == 0)
-    splitK *= 2;
-  return splitK;
+void gemv(Bf16* y, const Bf16* x, const Bf16* w, int rows, int n, int k, Stream stream) {
+  launchGemv(asBf16(y), asBf16(x), asBf16(w), rows, n, k, stream);
 }
 
-void gemv(Bf16* y, const Bf16* x, const Bf16* w, int rows, int n, int k, float* splitScratch, Stream stream) {
-  launchGemv(asBf16(y), asBf16(x), asBf16(w), rows, n, k, splitScratch, stream);
-}
-
-void gemv(float* y, const Bf16* x, const Bf16* w, int rows, int n, int k, float* splitScratch,
-          Stream stream) {
-  launchGemv(y, asBf16(x), asBf16(w), rows, n, k, splitScratch, stream);
+void gemv(float* y, const Bf16* x, const Bf16* w, int rows, int n, int k, Stream stream) {
+  launchGemv(y, asBf16(x), asBf16(w), rows, n, k, stream);
 }
 
 void sampleTokens(std::int32_t* tokens, const float* logits, int rows, int vocab, const SampleParams& params,

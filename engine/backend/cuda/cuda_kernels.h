@@ -74,11 +74,11 @@ void prefillAttention(Bf16* out, const Bf16* qkv, int qkvStride, const SeqTable&
                       const std::int32_t* seqs, int count, int maxQueryLen, int numHeads,
                       const LayerKvCache& cache, Stream stream);
 
-// y[m, n] = sum_k x[m, k] * w[n, k] for m < rows <= 8: a GEMV that streams the weight once, split along
-// k when n alone gives too little work (splitScratch: splitK * rows * n floats, or null when splitK is 1).
-int gemvSplitK(int n, int k);
-void gemv(Bf16* y, const Bf16* x, const Bf16* w, int rows, int n, int k, float* splitScratch, Stream stream);
-void gemv(float* y, const Bf16* x, const Bf16* w, int rows, int n, int k, float* splitScratch, Stream stream);
+// y[m, n] = sum_k x[m, k] * w[n, k] for m < rows <= kGemvMaxRows: a GEMV that streams the weight once,
+// each output feature split along k over four warps (k a multiple of 8).
+inline constexpr int kGemvMaxRows = 8;
+void gemv(Bf16* y, const Bf16* x, const Bf16* w, int rows, int n, int k, Stream stream);
+void gemv(float* y, const Bf16* x, const Bf16* w, int rows, int n, int k, Stream stream);
 
 // One row per sequence that samples: temperature (<= 0: greedy), top-p (>= 1: off), top-k (<= 0: off)
 // and the uniform draw u in [0, 1) that picks the token by inverse CDF over the kept tokens in id order.

