@@ -2,6 +2,33 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en_US">
 <context>
+    <name>ayar::ChartWidget</name>
+    <message>
+        <source>Reset zoom</source>
+        <translation>Reset zoom</translation>
+    </message>
+    <message>
+        <source>Save as PNG…</source>
+        <translation>Save as PNG…</translation>
+    </message>
+    <message>
+        <source>Save chart</source>
+        <translation>Save chart</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation>PNG image (*.png)</translation>
+    </message>
+    <message>
+        <source>Save as SVG…</source>
+        <translation>Save as SVG…</translation>
+    </message>
+    <message>
+        <source>SVG drawing (*.svg)</source>
+        <translation>SVG drawing (*.svg)</translation>
+    </message>
+</context>
+<context>
     <name>ayar::ComparePage</name>
     <message>
         <source>Baseline</source>
@@ -251,6 +278,14 @@
         <source>%n run(s) deleted</source>
         <translation><numerusform>%n run deleted</numerusform><numerusform>%n runs deleted</numerusform></translation>
     </message>
+    <message>
+        <source>Set up again</source>
+        <translation>Set up again</translation>
+    </message>
+    <message>
+        <source>Put the selected run's engine, flags and profile into Setup, to run it again</source>
+        <translation>Put the selected run's engine, flags and profile into Setup, to run it again</translation>
+    </message>
 </context>
 <context>
     <name>ayar::LivePage</name>
@@ -452,6 +487,18 @@
     <message numerus="yes">
         <source>Imported %n run(s)</source>
         <translation><numerusform>Imported %n run</numerusform><numerusform>Imported %n runs</numerusform></translation>
+    </message>
+    <message>
+        <source>Run #%1 is not in the store</source>
+        <translation>Run #%1 is not in the store</translation>
+    </message>
+    <message>
+        <source>Run #%1 was not made by Ayar: it has no set-up to repeat</source>
+        <translation>Run #%1 was not made by Ayar: it has no set-up to repeat</translation>
+    </message>
+    <message>
+        <source>Run #%1's set-up is in Setup: change what you like and start it</source>
+        <translation>Run #%1's set-up is in Setup: change what you like and start it</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,33 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="tr_TR">
 <context>
+    <name>ayar::ChartWidget</name>
+    <message>
+        <source>Reset zoom</source>
+        <translation>Yakınlaştırmayı sıfırla</translation>
+    </message>
+    <message>
+        <source>Save as PNG…</source>
+        <translation>PNG olarak kaydet…</translation>
+    </message>
+    <message>
+        <source>Save chart</source>
+        <translation>Grafiği kaydet</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation>PNG resmi (*.png)</translation>
+    </message>
+    <message>
+        <source>Save as SVG…</source>
+        <translation>SVG olarak kaydet…</translation>
+    </message>
+    <message>
+        <source>SVG drawing (*.svg)</source>
+        <translation>SVG çizimi (*.svg)</translation>
+    </message>
+</context>
+<context>
     <name>ayar::ComparePage</name>
     <message>
         <source>Baseline</source>
@@ -251,6 +278,14 @@
         <source>%n run(s) deleted</source>
         <translation><numerusform>%n çalıştırma silindi</numerusform></translation>
     </message>
+    <message>
+        <source>Set up again</source>
+        <translation>Yeniden kur</translation>
+    </message>
+    <message>
+        <source>Put the selected run's engine, flags and profile into Setup, to run it again</source>
+        <translation>Seçilen çalıştırmanın motorunu, bayraklarını ve profilini yeniden çalıştırmak için Kurulum'a koy</translation>
+    </message>
 </context>
 <context>
     <name>ayar::LivePage</name>
@@ -452,6 +487,18 @@
     <message numerus="yes">
         <source>Imported %n run(s)</source>
         <translation><numerusform>%n çalıştırma içe aktarıldı</numerusform></translation>
+    </message>
+    <message>
+        <source>Run #%1 is not in the store</source>
+        <translation>Çalıştırma #%1 sonuç deposunda yok</translation>
+    </message>
+    <message>
+        <source>Run #%1 was not made by Ayar: it has no set-up to repeat</source>
+        <translation>Çalıştırma #%1 Ayar ile yapılmadı: yinelenecek bir kurulumu yok</translation>
+    </message>
+    <message>
+        <source>Run #%1's set-up is in Setup: change what you like and start it</source>
+        <translation>Çalıştırma #%1'in kurulumu Kurulum'da: istediğinizi değiştirip başlatın</translation>
     </message>
 </context>
 <context>

@@ -2,9 +2,12 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QFileDialog>
 #include <QLegendMarker>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QPixmap>
+#include <QSvgGenerator>
 #include <QVBoxLayout>
 #include <QXYSeries>
 
@@ -27,8 +30,7 @@ class ZoomingChartView : public QChartView {
   }
   void mouseReleaseEvent(QMouseEvent* event) override {
     if (event->button() == Qt::RightButton) {
-      chart()->zoomReset();
-      event->accept();
+      event->accept();  // the right button opens the context menu; QChartView would zoom out
       return;
     }
     QChartView::mouseReleaseEvent(event);
@@ -50,6 +52,8 @@ ChartWidget::ChartWidget(QWidget* parent) : QWidget(parent) {
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(m_view);
   setMinimumSize(240, 180);
+  m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+  connect(m_view, &QWidget::customContextMenuRequested, this, &ChartWidget::showContextMenu);
   setDark(false);
 }
 
@@ -108,6 +112,35 @@ void ChartWidget::connectLegendMarkers() {
 
 QImage ChartWidget::toImage() {
   return m_view->grab().toImage();
+}
+
+void ChartWidget::showContextMenu(const QPoint& position) {
+  QMenu menu(this);
+  menu.addAction(tr("Reset zoom"), this, [this] { m_chart->zoomReset(); });
+  menu.addSeparator();
+  menu.addAction(tr("Save as PNG…"), this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save chart"), QStringLiteral("chart.png"),
+                                                      tr("PNG image (*.png)"));
+    if (!path.isEmpty()) exportImage(path);
+  });
+  menu.addAction(tr("Save as SVG…"), this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save chart"), QStringLiteral("chart.svg"),
+                                                      tr("SVG drawing (*.svg)"));
+    if (!path.isEmpty()) exportSvg(path);
+  });
+  menu.exec(m_view->mapToGlobal(position));
+}
+
+bool ChartWidget::exportSvg(const QString& path) {
+  QSvgGenerator generator;
+  generator.setFileName(path);
+  generator.setSize(m_view->size());
+  generator.setViewBox(QRect(QPoint(0, 0), m_view->size()));
+  generator.setTitle(m_chart->title());
+  QPainter painter;
+  if (!painter.begin(&generator)) return false;
+  m_view->render(&painter);
+  return painter.end();
 }
 
 bool ChartWidget::exportImage(const QString& path) {

@@ -9,10 +9,10 @@ class QChartView;
 
 namespace ayar {
 
-// The common frame of Ayar's charts: a chart view with zoom (drag a rectangle; right click or
-// double click resets), legend entries that hide and show their series when clicked, light and dark
-// colours, and export to PNG. Subclasses own their series; Qt Charts stays behind this folder, so a
-// later move to another chart library touches widgets/ only.
+// The common frame of Ayar's charts: a chart view with zoom (drag a rectangle; a double click
+// resets), legend entries that hide and show their series when clicked, light and dark colours, and a
+// context menu that resets the zoom and saves the chart as PNG or SVG. Subclasses own their series; Qt Charts
+// stays behind this folder, so a later move to another chart library touches widgets/ only.
 class ChartWidget : public QWidget {
   Q_OBJECT
 
@@ -26,6 +26,8 @@ class ChartWidget : public QWidget {
   bool isDark() const { return m_dark; }
   // Writes the chart as it is drawn (PNG, or any format QImageWriter knows by the file's suffix).
   bool exportImage(const QString& path);
+  // Writes the chart as SVG (vector lines and text).
+  bool exportSvg(const QString& path);
   // The chart as drawn, for reports.
   QImage toImage();
 
@@ -39,6 +41,8 @@ class ChartWidget : public QWidget {
   virtual void restyle() {}
 
  private:
+  void showContextMenu(const QPoint& position);
+
   QChart* m_chart = nullptr;
   QChartView* m_view = nullptr;
   bool m_dark = false;

@@ -237,9 +237,12 @@ QString ComparePage::exportReport(const QString& path) {
   for (std::size_t i = 1; i < m_runs.size(); ++i)
     candidates.push_back(reportRun(m_runs[i]));
   const ReportDocument document = buildComparisonReport(reportRun(m_runs.front()), candidates, language);
+  const std::string metric = m_metric->currentText().toStdString();
   const std::vector<ReportChart> charts{
-      {m_cdf->title() + QStringLiteral(" — ") + m_metric->currentText(), m_cdf->toImage()},
-      {m_box->title() + QStringLiteral(" — ") + m_metric->currentText(), m_box->toImage()}};
+      {QString::fromStdString(formatReportText(ReportText::ComparisonCdfCaption, language, {metric})),
+       m_cdf->toImage()},
+      {QString::fromStdString(formatReportText(ReportText::ComparisonBoxCaption, language, {metric})),
+       m_box->toImage()}};
   try {
     writeReportFile(document, charts, path, reportFileFormatFor(path));
   } catch (const Error& e) {

@@ -61,6 +61,7 @@ HistoryPage::HistoryPage(HistoryModel* model, QWidget* parent) : QWidget(parent)
   m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   m_table->horizontalHeader()->setStretchLastSection(true);
   m_open = new QPushButton(this);
+  m_setUpAgain = new QPushButton(this);
   m_compare = new QPushButton(this);
   m_delete = new QPushButton(this);
   m_import = new QPushButton(this);
@@ -78,7 +79,7 @@ HistoryPage::HistoryPage(HistoryModel* model, QWidget* parent) : QWidget(parent)
   top->addWidget(m_status);
   top->addWidget(m_refresh);
   auto* buttons = new QHBoxLayout;
-  for (QPushButton* b : {m_open, m_compare, m_delete, m_import})
+  for (QPushButton* b : {m_open, m_setUpAgain, m_compare, m_delete, m_import})
     buttons->addWidget(b);
   buttons->addStretch(1);
   buttons->addWidget(m_undoText);
@@ -99,6 +100,10 @@ HistoryPage::HistoryPage(HistoryModel* model, QWidget* parent) : QWidget(parent)
     const auto runs = selectedRuns();
     if (!runs.empty()) emit openRequested(runs.front());
   });
+  connect(m_setUpAgain, &QPushButton::clicked, this, [this] {
+    const auto runs = selectedRuns();
+    if (!runs.empty()) emit setUpAgainRequested(runs.front());
+  });
   connect(m_compare, &QPushButton::clicked, this, [this] {
     const auto runs = selectedRuns();
     if (runs.size() >= 2)
@@ -118,6 +123,9 @@ void HistoryPage::retranslate() {
   for (std::size_t i = 0; i < std::size(kStatuses); ++i)
     m_status->setItemText(static_cast<int>(i) + 1, HistoryModel::statusText(kStatuses[i]));
   m_open->setText(tr("Show"));
+  m_setUpAgain->setText(tr("Set up again"));
+  m_setUpAgain->setToolTip(
+      tr("Put the selected run's engine, flags and profile into Setup, to run it again"));
   m_compare->setText(tr("Compare selected"));
   m_compare->setToolTip(tr("The first selected run is the baseline"));
   m_delete->setText(tr("Delete"));

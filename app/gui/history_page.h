@@ -38,6 +38,7 @@ class HistoryPage : public QWidget {
 
  signals:
   void openRequested(qint64 run);
+  void setUpAgainRequested(qint64 run);
   void compareRequested(qint64 baseline, const std::vector<qint64>& candidates);
   void importRequested();
   void refreshRequested();
@@ -55,6 +56,7 @@ class HistoryPage : public QWidget {
   QComboBox* m_status = nullptr;
   QTableView* m_table = nullptr;
   QPushButton* m_open = nullptr;
+  QPushButton* m_setUpAgain = nullptr;
   QPushButton* m_compare = nullptr;
   QPushButton* m_delete = nullptr;
   QPushButton* m_import = nullptr;

@@ -1,14 +1,22 @@
-// ayar: the workbench. Options: --lang tr|en, --store PATH, --open-run ID.
+// ayar: the workbench. Options: --lang tr|en, --store PATH, --open-run ID; and without a window,
+// --report RUNS|study:ID --format pdf|html|md|csv|json --lang tr|en --output FILE.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QMessageBox>
 #include <clocale>
 #include <cstdio>
+#include <cstring>
 
+#include "app/gui/headless_report.h"
 #include "app/gui/main_window.h"
 #include "core/error.h"
 
 int main(int argc, char** argv) {
+  // A report needs no display: draw its charts offscreen (a headless server has no X).
+  for (int i = 1; i < argc; ++i) {
+    if (std::strncmp(argv[i], "--report", 8) == 0 && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+      qputenv("QT_QPA_PLATFORM", "offscreen");
+  }
   QApplication app(argc, argv);
   // Files, JSON and command lines are written in the C locale; QLocale is for display only.
   std::setlocale(LC_NUMERIC, "C");
@@ -26,7 +34,17 @@ int main(int argc, char** argv) {
                                  QStringLiteral("PATH"));
   const QCommandLineOption openRun(QStringLiteral("open-run"), QStringLiteral("Show this stored run"),
                                    QStringLiteral("ID"));
-  parser.addOptions({lang, store, openRun});
+  const QCommandLineOption report(
+      QStringLiteral("report"),
+      QStringLiteral("Write a report without a window: run ids (3 or 3,5,8: the first is "
+                     "the baseline) or study:ID"),
+      QStringLiteral("WHAT"));
+  const QCommandLineOption format(QStringLiteral("format"),
+                                  QStringLiteral("Report format: pdf, html, md, csv, json"),
+                                  QStringLiteral("FORMAT"));
+  const QCommandLineOption output(QStringLiteral("output"), QStringLiteral("Report file"),
+                                  QStringLiteral("FILE"));
+  parser.addOptions({lang, store, openRun, report, format, output});
   parser.process(app);
 
   const QString code = parser.value(lang);
@@ -43,6 +61,16 @@ int main(int argc, char** argv) {
                    qPrintable(parser.value(openRun)));
       return 2;
     }
+  }
+
+  if (parser.isSet(report)) {
+    const QString error = ayar::writeHeadlessReport(parser.value(store).toStdString(), parser.value(report),
+                                                    parser.value(format), code, parser.value(output));
+    if (!error.isEmpty()) {
+      std::fprintf(stderr, "ayar: %s\n", qPrintable(error));
+      return 1;
+    }
+    return 0;
   }
 
   ayar::MainWindowOptions options;

@@ -138,6 +138,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
   });
   connect(m_historyPage, &HistoryPage::openRequested, this, &MainWindow::openRun);
   connect(m_historyPage, &HistoryPage::compareRequested, this, &MainWindow::compareRuns);
+  connect(m_historyPage, &HistoryPage::setUpAgainRequested, this, &MainWindow::setUpAgain);
   connect(m_historyPage, &HistoryPage::refreshRequested, this, &MainWindow::refreshHistory);
   connect(m_historyPage, &HistoryPage::importRequested, this, [this] {
     const QStringList files = QFileDialog::getOpenFileNames(
@@ -308,6 +309,30 @@ bool MainWindow::openRun(qint64 id) {
     showMessage(QString::fromUtf8(e.what()));
     return false;
   }
+}
+
+bool MainWindow::setUpAgain(qint64 id) {
+  const auto run = m_store->findRun(id);
+  if (!run) {
+    showMessage(tr("Run #%1 is not in the store").arg(id));
+    return false;
+  }
+  RunSpec spec;
+  try {
+    nlohmann::json engine = run->info.engine;
+    if (!engine.is_object() || !engine.contains("kind") || importMarkOf(run->info)) throw Error("no set-up");
+    for (const char* key : {"command", "simulated", "log"})
+      engine.erase(key);  // what the run recorded
+    spec.engine = engine.get<EngineSpec>();
+    if (run->info.profile.is_object()) run->info.profile.get_to(spec.profile);
+  } catch (const std::exception&) {
+    showMessage(tr("Run #%1 was not made by Ayar: it has no set-up to repeat").arg(id));
+    return false;
+  }
+  spec.label = run->info.label;
+  m_setup->setRunSpec(spec);
+  showMessage(tr("Run #%1's set-up is in Setup: change what you like and start it").arg(id));
+  return true;
 }
 
 void MainWindow::compareRuns(qint64 baseline, const std::vector<qint64>& candidates) {

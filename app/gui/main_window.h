@@ -52,6 +52,9 @@ class MainWindow : public QMainWindow {
   void stopRun();
   // Shows a stored run in Results. False with a message when it is not in the store.
   bool openRun(qint64 id);
+  // Puts a stored run's engine, flags, profile and label into Setup. False with a message for a run
+  // Ayar did not make (an import has no set-up).
+  bool setUpAgain(qint64 id);
   void compareRuns(qint64 baseline, const std::vector<qint64>& candidates);
   // Imports result files into the store; returns the new runs' ids. Errors go to the status bar
   // and to `errors` when given.

@@ -1,6 +1,7 @@
 // ayar-screenshots OUTPUT_DIR: drives the workbench through two runs of the bundled engine's timing
 // simulator and a comparison, and writes each area as a PNG in English and Turkish, light and dark,
-// for the README. Run it under a display (xvfb-run -a) so that fonts render as on a desktop.
+// for the README. A second argument writes the comparison's report there (.pdf, .html, ...). Run it under a
+// display (xvfb-run -a) so that fonts render as on a desktop.
 #include <QApplication>
 #include <QDir>
 #include <QElapsedTimer>
@@ -12,6 +13,7 @@
 #include <clocale>
 #include <cstdio>
 
+#include "app/gui/compare_page.h"
 #include "app/gui/main_window.h"
 #include "app/gui/setup_panel.h"
 #include "core/engines/engine_spec.h"
@@ -120,5 +122,17 @@ int main(int argc, char** argv) {
   }
   window.setDarkTheme(false);
   std::printf("ayar-screenshots: wrote %d screenshots to %s\n", written, qPrintable(out));
+  // A second argument: the comparison's report, in Turkish, for looking at (PDF pages with pdftoppm).
+  if (argc >= 3) {
+    window.setLanguage(QStringLiteral("en"));
+    window.showArea(Area::CompareArea);
+    settle();
+    window.comparePage()->setReportLanguage(ayar::ReportLanguage::Turkish);
+    const QString error = window.comparePage()->exportReport(QString::fromLocal8Bit(argv[2]));
+    if (!error.isEmpty()) {
+      std::fprintf(stderr, "ayar-screenshots: %s\n", qPrintable(error));
+      return 1;
+    }
+  }
   return 0;
 }

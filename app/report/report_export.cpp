@@ -28,8 +28,9 @@ QString chartsSection(const ReportDocument& document, const std::vector<ReportCh
       charts[i].image.save(&buffer, "PNG");
       source = QStringLiteral("data:image/png;base64,") + QString::fromLatin1(png.toBase64());
     }
-    html += QStringLiteral(
-                "<figure><img src=\"%1\" alt=\"%2\" width=\"640\"><figcaption>%2</figcaption></figure>\n")
+    // Caption above the image, both in one paragraph: QTextDocument knows no <figure>, and a caption
+    // below could land on the next PDF page.
+    html += QStringLiteral("<p><b>%2</b><br><img src=\"%1\" alt=\"%2\" width=\"460\"></p>\n")
                 .arg(source, charts[i].title.toHtmlEscaped());
   }
   return html;

@@ -169,6 +169,8 @@ constexpr Phrase kPhrases[] = {
     {ReportText::ComparisonTableCaption, "{0} against {1}", "{0} ile {1} karşılaştırması"},
     {ReportText::ComparisonResultOf, "Result of {0}", "{0} sonucu"},
     {ReportText::ComparisonCharts, "Distributions", "Dağılımlar"},
+    {ReportText::ComparisonCdfCaption, "Cumulative distribution of {0}", "{0} birikimli dağılımı"},
+    {ReportText::ComparisonBoxCaption, "Box plot of {0}", "{0} kutu grafiği"},
 };
 static_assert(std::size(kPhrases) == static_cast<std::size_t>(ReportText::Count_),
               "every ReportText needs its row in kPhrases");

@@ -143,6 +143,8 @@ enum class ReportText {
   ComparisonTableCaption,  // {0}: baseline name, {1}: candidate name
   ComparisonResultOf,      // {0}: a run's name
   ComparisonCharts,
+  ComparisonCdfCaption,  // {0}: the latency figure ("TTFT")
+  ComparisonBoxCaption,  // {0}: the latency figure
   Count_
 };
 

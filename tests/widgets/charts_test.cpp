@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <QFile>
+#include <QImage>
+#include <QTemporaryDir>
 #include <algorithm>
 #include <cmath>
 
@@ -89,6 +92,25 @@ TEST(DistributionChart, SeveralRunsOverlayTheirCdfsWithoutHistogram) {
   EXPECT_EQ(cdfA.back(), QPointF(4999.0, 100.0));
   EXPECT_EQ(cdfB.back(), QPointF(9998.0, 100.0));
   EXPECT_EQ(chart.seriesNames(), (QStringList{QStringLiteral("baseline"), QStringLiteral("candidate")}));
+}
+
+TEST(ChartWidget, SavesThePictureAsPngAndSvg) {
+  QTemporaryDir dir;
+  TimeSeriesChart chart;
+  chart.resize(640, 400);
+  chart.setTitle(QStringLiteral("TTFT over time"));
+  chart.setPoints(chart.addSeries(QStringLiteral("TTFT")), {{0.0, 10.0}, {1.0, 20.0}});
+  const QString png = dir.filePath(QStringLiteral("chart.png"));
+  const QString svg = dir.filePath(QStringLiteral("chart.svg"));
+  ASSERT_TRUE(chart.exportImage(png));
+  ASSERT_TRUE(chart.exportSvg(svg));
+  const QImage image(png);
+  EXPECT_EQ(image.size(), QSize(640, 400));
+  QFile file(svg);
+  ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+  const QByteArray text = file.readAll();
+  EXPECT_TRUE(text.contains("<svg"));
+  EXPECT_TRUE(text.contains("TTFT over time"));
 }
 
 TEST(BoxPlotChart, BoxesHoldQuartilesMedianAndTukeyWhiskers) {

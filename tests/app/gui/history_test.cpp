@@ -106,6 +106,9 @@ TEST(History, ImportedResultFilesBecomeRunsAndBadFilesAreNamed) {
   ASSERT_EQ(ids.size(), 1u);
   EXPECT_EQ(window.historyModel()->rowCount(), 1);
   EXPECT_TRUE(window.openRun(ids.front()));
+  EXPECT_FALSE(window.setUpAgain(ids.front()));  // an import has no set-up to repeat
+  EXPECT_TRUE(window.statusText().contains(QStringLiteral("not made by Ayar")))
+      << window.statusText().toStdString();
 
   const auto bad = dir / "not-a-result.json";
   { std::ofstream(bad) << "{\"hello\": 1}"; }

@@ -146,6 +146,16 @@ TEST(Workbench, TwoSimRunsFillTheLiveChartsAndResultsAndCompareAsTheirTimingsSay
   EXPECT_TRUE(pdfText.contains(baselineName)) << pdfText.left(400).toStdString();
   EXPECT_TRUE(pdfText.contains(candidateName));
   EXPECT_TRUE(pdfText.contains(QStringLiteral("Çalıştırma karşılaştırması")));
+
+  // History's "Set up again" brings the baseline's set-up back into Setup.
+  ASSERT_TRUE(window.setUpAgain(baseline));
+  const RunSpec again = window.setupPanel()->runSpec();
+  EXPECT_EQ(again.label, "baseline");
+  EXPECT_EQ(again.engine.device, "sim");
+  EXPECT_EQ(again.profile.numPrompts, 200);
+  const auto& flags = again.engine.flags;
+  EXPECT_NE(std::find(flags.begin(), flags.end(), EngineFlag::option("--sim-profile", "fixed:40,4")),
+            flags.end());
 }
 
 TEST(Workbench, StopKeepsWhatWasMeasuredAndTheRunListsAsStopped) {
