@@ -108,7 +108,7 @@ CommandLineOutcome parseEngineCommandLine(int argc, const char* const* argv, Eng
   serve->add_flag("--enable-prefix-caching,!--no-enable-prefix-caching", options.enablePrefixCaching,
                   "Reuse the KV blocks of a common prompt prefix (default on)");
   serve->add_flag("--enforce-eager", options.enforceEager,
-                  "No CUDA graphs (cuda); accepted and without effect on cpu and sim");
+                  "No CUDA graphs (cuda; the h100/h200 sim models the eager launch cost); no effect on cpu");
   // Only what a backend implements is offered; vLLM's fp8 values get a message instead of a choice.
   serve->add_option("--kv-cache-dtype", options.kvCacheDtype, "KV cache data type")
       ->check(

@@ -122,6 +122,7 @@ void resolveDevice(const EngineOptions& options, EnginePlan& plan) {
   }
   if (plan.device == "sim") {
     plan.simProfile = SimProfile::parse(options.simProfile);
+    plan.simProfile->enforceEager = options.enforceEager;
     plan.loadFormat = "none";
     return;
   }

@@ -17,12 +17,18 @@ namespace {
 constexpr std::int64_t kMiB = 1024 * 1024;
 constexpr std::int64_t kH100MemoryBytes = 81559 * kMiB;
 constexpr std::int64_t kH200MemoryBytes = 143771 * kMiB;
-// A device copy measured on an H200 (~4.3 TB/s of 4.8 peak), times the best fraction of that floor that
-// cuBLAS bf16 decode GEMMs reached (89% for qwen3-14b; 86% for qwen3-8b).
-constexpr double kAchievedBandwidthFraction = (4.3 / 4.8) * 0.89;
-constexpr double kDenseBf16PeakFlops = 989e12;
-constexpr double kAchievedTensorFraction = 0.70;
-constexpr double kStepOverheadSeconds = 30e-6;
+// The h200 profile: constants fitted by scripts/fit-sim-profile.py to the step times the CUDA backend
+// showed on an H200 (engine/backend/sim/calibration/h200-qwen3-{8b,14b}.txt, written by
+// scripts/step-sweep.sh; docs/BENCHMARKS.md has the fit point by point: rms error 4.1%).
+constexpr double kH200GraphOverheadPerLayer = 42.0e-6;     // a decode-only step, replayed as a CUDA graph
+constexpr double kH200EagerOverheadPerLayer = 73.1e-6;     // a step with prefill, or --enforce-eager
+constexpr double kH200WeightBytesPerSecond = 3.70e12;      // weights streamed by the GEMMs
+constexpr double kH200LinearFlopsPerSecond = 5.97e14;      // bf16 GEMMs once compute-bound
+constexpr double kH200AttentionBytesPerSecond = 1.565e12;  // decode attention reading the paged KV cache
+constexpr double kH200PrefillAttentionFlopsPerSecond = 4.97e13;  // causal attention of prefill chunks
+// The h100 profile is derived, not measured: the same GH100 compute and launch costs, memory terms
+// scaled by the datasheets' HBM bandwidth (3.35 TB/s against 4.8).
+constexpr double kH100BandwidthScale = 3.35 / 4.8;
 constexpr std::int32_t kFirstSpecialToken = 151643;  // <|endoftext|>; everything below is ordinary text
 constexpr double kMaxFixedMs = 3'600'000.0;          // an hour: beyond it a typo, not a test
 
@@ -52,13 +58,16 @@ std::pair<double, double> parseTwoMilliseconds(std::string_view numbers, std::st
           parseMilliseconds(numbers.substr(comma + 1), value)};
 }
 
-SimProfile roofline(std::string name, double peakBytesPerSecond, std::int64_t memoryBytes) {
+SimProfile roofline(std::string name, double bandwidthScale, std::int64_t memoryBytes) {
   SimProfile profile;
   profile.kind = SimProfile::Kind::kRoofline;
   profile.name = std::move(name);
-  profile.memoryBytesPerSecond = peakBytesPerSecond * kAchievedBandwidthFraction;
-  profile.flopsPerSecond = kDenseBf16PeakFlops * kAchievedTensorFraction;
-  profile.stepOverheadSeconds = kStepOverheadSeconds;
+  profile.memoryBytesPerSecond = kH200WeightBytesPerSecond * bandwidthScale;
+  profile.flopsPerSecond = kH200LinearFlopsPerSecond;
+  profile.attentionBytesPerSecond = kH200AttentionBytesPerSecond * bandwidthScale;
+  profile.attentionFlopsPerSecond = kH200PrefillAttentionFlopsPerSecond;
+  profile.graphOverheadPerLayerSeconds = kH200GraphOverheadPerLayer;
+  profile.eagerOverheadPerLayerSeconds = kH200EagerOverheadPerLayer;
   profile.deviceMemoryBytes = memoryBytes;
   return profile;
 }
@@ -128,8 +137,8 @@ class SimBackend final : public Backend {
 }  // namespace
 
 SimProfile SimProfile::parse(std::string_view value) {
-  if (value == "h100") return roofline("h100", 3.35e12, kH100MemoryBytes);
-  if (value == "h200") return roofline("h200", 4.8e12, kH200MemoryBytes);
+  if (value == "h100") return roofline("h100", kH100BandwidthScale, kH100MemoryBytes);
+  if (value == "h200") return roofline("h200", 1.0, kH200MemoryBytes);
   constexpr std::string_view kFixedPrefix = "fixed:";
   constexpr std::string_view kStepPrefix = "step:";
   SimProfile profile;
@@ -171,22 +180,39 @@ StepCost rooflineStepCost(const ModelConfig& model, const SimProfile& profile,
   // Per query token per layer, per context token: q.k and p.v, two FLOPs per multiply-add each.
   const double attentionFlopsPerPair = 2.0 * 2.0 * model.numHeads * model.headDim * model.numLayers;
 
-  cost.bytes = 2.0 * linearMacs;  // every linear weight in bf16, read once for the whole batch
+  double weightBytes = 2.0 * linearMacs;  // every linear weight in bf16, read once for the whole batch
+  double linearFlops = 0.0;
+  double decodeKvBytes = 0.0;     // the context read by the decode attention
+  double prefillAttention = 0.0;  // FLOPs of the prefill chunks' attention
+  bool decodeOnly = true;
   for (const SeqStep& seq : batch) {
     const double newTokens = static_cast<double>(seq.tokens.size());
     const double position = seq.position;
-    cost.bytes += (position + newTokens) * kvBytesPerToken;  // the context read by attention
-    cost.bytes += newTokens * kvBytesPerToken;               // the new tokens' K and V written
+    weightBytes += newTokens * kvBytesPerToken;  // the new tokens' K and V written
     // The lm_head runs only on the token that is sampled.
-    cost.flops += 2.0 * (linearMacs - lmHeadMacs) * newTokens + (seq.sample ? 2.0 * lmHeadMacs : 0.0);
+    linearFlops += 2.0 * (linearMacs - lmHeadMacs) * newTokens + (seq.sample ? 2.0 * lmHeadMacs : 0.0);
     // Causal: query i of the chunk attends to position + i + 1 tokens.
     const double pairs = newTokens * position + newTokens * (newTokens + 1.0) / 2.0;
+    if (seq.tokens.size() == 1) {
+      decodeKvBytes += (position + 1.0) * kvBytesPerToken;
+    } else {
+      decodeOnly = false;
+      prefillAttention += attentionFlopsPerPair * pairs;
+    }
     cost.flops += attentionFlopsPerPair * pairs;
   }
+  cost.bytes = weightBytes + decodeKvBytes;
+  cost.flops += linearFlops;
   if (profile.kind != SimProfile::Kind::kRoofline) return cost;  // counts only: fixed mode has no rates
-  cost.memorySeconds = cost.bytes / profile.memoryBytesPerSecond;
-  cost.computeSeconds = cost.flops / profile.flopsPerSecond;
-  cost.seconds = std::max(cost.memorySeconds, cost.computeSeconds) + profile.stepOverheadSeconds;
+  cost.memorySeconds = weightBytes / profile.memoryBytesPerSecond;
+  cost.computeSeconds = linearFlops / profile.flopsPerSecond;
+  cost.attentionSeconds =
+      decodeKvBytes / profile.attentionBytesPerSecond + prefillAttention / profile.attentionFlopsPerSecond;
+  cost.overheadSeconds =
+      model.numLayers * (decodeOnly && !profile.enforceEager ? profile.graphOverheadPerLayerSeconds
+                                                             : profile.eagerOverheadPerLayerSeconds);
+  cost.seconds =
+      cost.overheadSeconds + std::max(cost.memorySeconds, cost.computeSeconds) + cost.attentionSeconds;
   return cost;
 }
 

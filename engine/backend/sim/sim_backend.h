@@ -21,15 +21,16 @@ namespace ayar::engine {
 // sequences per step, so a flag search has a known answer: with all requests at once and a TPOT
 // limit T, the largest batch whose step fits is floor((T - BASE_MS) / PER_SEQ_MS).
 //
-// `h100` / `h200`: a roofline per step, time = max(bytes / bandwidth, flops / tensor rate) + overhead,
-// with effective (achieved) rates rather than datasheet peaks:
-//   - HBM bandwidth: H100 SXM 3.35 TB/s peak, H200 4.8 TB/s peak (NVIDIA datasheets). Achieved: a device
-//     copy on an H200 measured ~4.3 TB/s (0.896 of peak), and the linear layers of a decode step as
-//     cuBLAS bf16 GEMMs in a CUDA graph reached 86-89% of that copy floor (ENGINE.md). Effective
-//     bandwidth = peak x 0.896 x 0.89: H100 2.67 TB/s, H200 3.83 TB/s.
-//   - Tensor rate: ~989 TFLOP/s dense bf16 peak on both (H100 SXM datasheet; the H200 has the same
-//     GH100 compute). Large cuBLAS bf16 GEMMs and flash attention achieve roughly 70% of it: 692 TFLOP/s.
-//   - Per-step overhead: 30 us (graph launch, sampling, host bookkeeping of a C++ engine).
+// `h100` / `h200`: a step-time model of the bundled CUDA backend, fitted to what it measured on an H200
+// (scripts/step-sweep.sh there, scripts/fit-sim-profile.py here; constants and points in
+// sim_backend.cpp and docs/BENCHMARKS.md):
+//   step = layers x overhead (graph for decode-only steps, eager otherwise)
+//        + max(weight bytes / weight bandwidth, linear FLOPs / linear rate)
+//        + KV bytes read by decode tokens / attention bandwidth
+//        + prefill attention FLOPs / prefill attention rate
+// Measured on the H200: 3.70 TB/s for the weights, 597 TFLOP/s linear, 1.57 TB/s decode attention,
+// 49.7 TFLOP/s prefill attention, 42 us (graph) and 73 us (eager) per layer. The h100 profile keeps the
+// compute and overheads and scales the memory terms by the datasheets' bandwidths (3.35 / 4.8 TB/s).
 struct SimProfile {
   enum class Kind { kFixed, kStep, kRoofline };
   Kind kind = Kind::kFixed;
@@ -41,9 +42,13 @@ struct SimProfile {
   double stepBaseMs = 0.0;
   double stepPerSeqMs = 0.0;
   // kRoofline
-  double memoryBytesPerSecond = 0.0;  // effective
-  double flopsPerSecond = 0.0;        // effective, dense bf16
-  double stepOverheadSeconds = 0.0;
+  double memoryBytesPerSecond = 0.0;          // weights streamed by the linear layers
+  double flopsPerSecond = 0.0;                // linear layers once compute-bound, dense bf16
+  double attentionBytesPerSecond = 0.0;       // decode attention reading the KV cache
+  double attentionFlopsPerSecond = 0.0;       // prefill attention
+  double graphOverheadPerLayerSeconds = 0.0;  // launch and host costs of a decode-only step (CUDA graph)
+  double eagerOverheadPerLayerSeconds = 0.0;  // the same for a step with prefill, or any step when eager
+  bool enforceEager = false;                  // --enforce-eager: every step pays the eager overhead
   // Both: the device memory the server sizes its KV pool from.
   std::int64_t deviceMemoryBytes = 0;
 
@@ -61,11 +66,13 @@ std::int64_t simulatedDeviceMemoryBytes(const SimProfile& profile);
 // The roofline of one step, from counting bytes and FLOPs (see SimProfile). For a fixed profile only
 // the counts are filled in.
 struct StepCost {
-  double bytes = 0.0;  // linear weights in bf16 once + KV read + KV written
-  double flops = 0.0;  // linear layers + attention
-  double memorySeconds = 0.0;
-  double computeSeconds = 0.0;
-  double seconds = 0.0;  // max of the two + per-step overhead
+  double bytes = 0.0;             // linear weights in bf16 once + KV read by decodes + KV written
+  double flops = 0.0;             // linear layers + attention
+  double memorySeconds = 0.0;     // weights (and new K/V written) over the weight bandwidth
+  double computeSeconds = 0.0;    // linear FLOPs over the linear rate
+  double attentionSeconds = 0.0;  // decode KV read + prefill attention FLOPs
+  double overheadSeconds = 0.0;   // per layer, graph or eager
+  double seconds = 0.0;           // overhead + max(memory, compute) + attention
   bool computeBound() const { return computeSeconds > memorySeconds; }
 };
 StepCost rooflineStepCost(const ModelConfig& model, const SimProfile& profile,

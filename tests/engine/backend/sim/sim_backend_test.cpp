@@ -167,10 +167,9 @@ TEST(SimRoofline, BatchOneDecodeMatchesTheMeasuredWeightFloors) {
   const StepCost qwen14 = rooflineStepCost(preset("qwen3-14b"), h200, decode.steps());
   EXPECT_NEAR(qwen8.bytes, 15.1e9, 0.2e9);   // ENGINE.md: ~15.1 GB read per step
   EXPECT_NEAR(qwen14.bytes, 28.0e9, 0.3e9);  // ~28.0 GB
-  EXPECT_GE(qwen8.seconds, 3.5e-3);
-  EXPECT_LE(qwen8.seconds, 4.2e-3);
-  EXPECT_GE(qwen14.seconds, 6.5e-3);
-  EXPECT_LE(qwen14.seconds, 7.5e-3);
+  // The CUDA backend measured 5.48 and 8.97 ms (calibration/h200-qwen3-*.txt, batch 1).
+  EXPECT_NEAR(qwen8.seconds, 5.48e-3, 0.3e-3);
+  EXPECT_NEAR(qwen14.seconds, 8.97e-3, 0.45e-3);
   EXPECT_FALSE(qwen8.computeBound());
   EXPECT_FALSE(qwen14.computeBound());
 }
@@ -179,10 +178,11 @@ TEST(SimRoofline, ABigPrefillIsComputeBound) {
   const StepCost prefill =
       rooflineStepCost(preset("qwen3-8b"), SimProfile::parse("h200"), Batch(1, 8192, 8192).steps());
   EXPECT_TRUE(prefill.computeBound());
-  // 2 x 6.9 G MACs x 8192 tokens ~ 114 TFLOP of linear layers alone: well over 100 ms at ~700 TFLOP/s.
-  EXPECT_GT(prefill.flops, 1.1e14);
-  EXPECT_GT(prefill.seconds, 0.15);
-  EXPECT_LT(prefill.seconds, 0.25);
+  // 2 x 6.9 G MACs x 8192 tokens ~ 114 TFLOP of linear layers, plus ~20 TFLOP of causal attention at
+  // the prefill attention's measured rate; the CUDA backend took 0.58 s (docs/BENCHMARKS.md).
+  EXPECT_GT(prefill.flops, 1.3e14);
+  EXPECT_GT(prefill.seconds, 0.4);
+  EXPECT_LT(prefill.seconds, 0.65);
 }
 
 TEST(SimRoofline, LargerBatchesAmortiseTheWeights) {
@@ -229,6 +229,33 @@ TEST(SimRoofline, AnH100IsSlowerThanAnH200WhenMemoryBoundAndEqualWhenComputeBoun
   const Batch prefill(1, 16384, 16384);
   EXPECT_DOUBLE_EQ(rooflineStepCost(model, h100, prefill.steps()).seconds,
                    rooflineStepCost(model, h200, prefill.steps()).seconds);
+}
+
+TEST(SimRoofline, ReproducesTheCudaBackendsMeasuredSteps) {
+  // Points of the H200 sweep the profile was fitted to (engine/backend/sim/calibration): decode ITL, and
+  // the mean TTFT (less ~0.8 ms of HTTP) of six prompts, the first of which hit the prefix cache for
+  // all but its last block.
+  const SimProfile h200 = SimProfile::parse("h200");
+  const ModelConfig qwen8 = preset("qwen3-8b");
+  for (const auto& [length, measured] : {std::pair{1024, 29.65e-3}, std::pair{4096, 170.18e-3}}) {
+    const double full = rooflineStepCost(qwen8, h200, Batch(1, length, length).steps()).seconds;
+    const double lastBlock = rooflineStepCost(qwen8, h200, Batch(1, length, 16).steps()).seconds;
+    EXPECT_NEAR((5 * full + lastBlock) / 6, measured, 0.1 * measured) << length;
+  }
+  EXPECT_NEAR(rooflineStepCost(qwen8, h200, Batch(32, 576).steps()).seconds, 7.19e-3, 0.1 * 7.19e-3);
+  EXPECT_NEAR(rooflineStepCost(qwen8, h200, Batch(256, 576).steps()).seconds, 20.26e-3, 0.1 * 20.26e-3);
+}
+
+TEST(SimRoofline, EnforceEagerPaysTheEagerLaunchCostOnDecodeSteps) {
+  SimProfile h200 = SimProfile::parse("h200");
+  const ModelConfig model = preset("qwen3-8b");
+  const double graphs = rooflineStepCost(model, h200, Batch(8, 512).steps()).seconds;
+  h200.enforceEager = true;
+  const double eager = rooflineStepCost(model, h200, Batch(8, 512).steps()).seconds;
+  EXPECT_NEAR(eager - graphs,
+              model.numLayers * (h200.eagerOverheadPerLayerSeconds - h200.graphOverheadPerLayerSeconds),
+              1e-9);
+  EXPECT_GT(eager, graphs);
 }
 
 TEST(SimBackend, ARooflineStepTakesTheModelledTime) {

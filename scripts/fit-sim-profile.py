@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""Fits the simulator's calibrated step-time model to scripts/step-sweep.sh output of a real backend.
+
+    scripts/fit-sim-profile.py SWEEP_8B.txt SWEEP_14B.txt
+
+The model (the same arithmetic as rooflineStepCost in engine/backend/sim/sim_backend.cpp):
+
+    step = layers * (graph_us if the step is decode only, else eager_us)
+         + max(weight bytes / weight_bw, linear FLOPs / linear_rate)
+         + KV bytes read by decode tokens / attention_bw
+         + prefill attention FLOPs / prefill_attention_rate
+
+A prefill point is the mean TTFT of six prompts of L tokens. Five are one step of L tokens from
+position 0; the first is also the prompt of ayar-cli's ready check, so it finds all but its last
+block in the prefix cache and costs one step of the rest. Each TTFT also holds the HTTP path, which
+the simulator's own measurement has too, so HTTP_MS (from the simulator's sweep) is taken off first.
+A decode point is C sequences of one token each at contexts of 512-640 tokens (576 on average).
+The first prefill point (64 tokens) is left out: it is the first request after the engine started and
+carries one-time set-up. Prints the constants and each point's fit.
+"""
+import math
+import sys
+
+HTTP_MS = 0.8
+BLOCK = 16  # KV block size of the sweep's engine (the default)
+MODELS = {  # layers, hidden, intermediate, heads, kv heads, head dim, vocabulary
+    "qwen3-8b": (36, 4096, 12288, 32, 8, 128, 151936),
+    "qwen3-14b": (40, 5120, 17408, 40, 8, 128, 151936),
+}
+
+
+def counts(model):
+    layers, hidden, inter, heads, kv, hd, vocab = MODELS[model]
+    per_layer = hidden * (heads + 2 * kv) * hd + heads * hd * hidden + hidden * 2 * inter + inter * hidden
+    linear_macs = layers * per_layer + vocab * hidden  # with the lm_head, as ModelConfig counts
+    lm_head_macs = vocab * hidden
+    kv_bytes = 2 * layers * kv * hd * 2  # K and V, bf16
+    pair_flops = 4.0 * heads * hd * layers
+    return layers, linear_macs, lm_head_macs, kv_bytes, pair_flops
+
+
+def step_ms(p, model, kind, n, position=0):
+    graph_us, eager_us, weight_bw, linear_rate, attention_bw, prefill_rate = p
+    layers, linear_macs, lm_head_macs, kv_bytes, pair_flops = counts(model)
+    if kind == "prefill":
+        tokens, samples, decode_kv, graph = n, 1, 0.0, False
+        pairs = n * position + n * (n + 1) / 2.0
+    else:
+        tokens, samples, decode_kv, pairs, graph = n, n, n * 577.0 * kv_bytes, 0.0, True
+    seconds = layers * (graph_us if graph else eager_us) * 1e-6
+    linear_flops = 2.0 * (linear_macs - lm_head_macs) * tokens + 2.0 * lm_head_macs * samples
+    weight_bytes = 2.0 * linear_macs + tokens * kv_bytes
+    seconds += max(weight_bytes / weight_bw, linear_flops / linear_rate)
+    seconds += decode_kv / attention_bw + pair_flops * pairs / prefill_rate
+    return seconds * 1e3
+
+
+def read(path, model):
+    points = []
+    for line in open(path):
+        kind, n, ms = line.split()
+        if kind == "prefill" and int(n) == 64:
+            continue
+        measured = float(ms) - (HTTP_MS if kind == "prefill" else 0.0)
+        points.append((model, kind, int(n), measured))
+    return points
+
+
+def point_ms(p, model, kind, n):
+    if kind != "prefill":
+        return step_ms(p, model, kind, n)
+    cached = (n - 1) // BLOCK * BLOCK  # the ready check's prompt: every full block but the last is cached
+    return (5 * step_ms(p, model, kind, n) + step_ms(p, model, kind, n - cached, cached)) / 6
+
+
+def loss(p, points):
+    if min(p) <= 0:
+        return math.inf
+    return sum((point_ms(p, *pt[:3]) / pt[3] - 1.0) ** 2 for pt in points)
+
+
+def nelder_mead(f, x0, iterations=4000):
+    n = len(x0)
+    simplex = [list(x0)] + [[x * (1.25 if i == j else 1.0) for j, x in enumerate(x0)] for i in range(n)]
+    for _ in range(iterations):
+        simplex.sort(key=f)
+        best, worst = simplex[0], simplex[-1]
+        centre = [sum(v[i] for v in simplex[:-1]) / n for i in range(n)]
+        reflect = [c + (c - w) for c, w in zip(centre, worst)]
+        if f(reflect) < f(best):
+            expand = [c + 2 * (c - w) for c, w in zip(centre, worst)]
+            simplex[-1] = expand if f(expand) < f(reflect) else reflect
+        elif f(reflect) < f(simplex[-2]):
+            simplex[-1] = reflect
+        else:
+            contract = [c + 0.5 * (w - c) for c, w in zip(centre, worst)]
+            if f(contract) < f(worst):
+                simplex[-1] = contract
+            else:
+                simplex = [best] + [[b + 0.5 * (v - b) for b, v in zip(best, x)] for x in simplex[1:]]
+    return min(simplex, key=f)
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: fit-sim-profile.py SWEEP_8B.txt SWEEP_14B.txt")
+    points = read(sys.argv[1], "qwen3-8b") + read(sys.argv[2], "qwen3-14b")
+    # Start: 40 us a layer, 3.8 TB/s weights, 700 TFLOP/s linear, 1.5 TB/s attention, 60 TFLOP/s prefill.
+    x0 = [40.0, 60.0, 3.8e12, 7.0e14, 1.5e12, 6.0e13]
+    p = nelder_mead(lambda q: loss(q, points), x0)
+    p = nelder_mead(lambda q: loss(q, points), p)
+    names = ["graph_us_per_layer", "eager_us_per_layer", "weight_bytes_per_s", "linear_flops_per_s",
+             "decode_attention_bytes_per_s", "prefill_attention_flops_per_s"]
+    for name, value in zip(names, p):
+        print(f"{name} {value:.4g}")
+    print(f"rms relative error {math.sqrt(loss(p, points) / len(points)):.3f}")
+    for model, kind, n, measured in points:
+        fitted = point_ms(p, model, kind, n)
+        print(f"{model} {kind} {n}: measured {measured:.2f} ms, model {fitted:.2f} ms "
+              f"({100 * (fitted / measured - 1):+.1f}%)")
+
+
+if __name__ == "__main__":
+    main()
