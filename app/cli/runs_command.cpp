@@ -1,10 +1,10 @@
 #include "app/cli/runs_command.h"
 
 #include <cstdio>
-#include <ctime>
 #include <fstream>
 #include <iostream>
 
+#include "app/cli/cli_store.h"
 #include "core/error.h"
 #include "core/interop/result_import.h"
 #include "core/interop/vllm_result_export.h"
@@ -33,22 +33,7 @@ struct RunsFlags {
 };
 
 std::filesystem::path storePath(const RunsFlags& flags) {
-  const std::filesystem::path path =
-      flags.store.empty() ? defaultStorePath() : std::filesystem::path(flags.store);
-  if (!std::filesystem::exists(path)) {
-    throw Error("no results store at " + path.string() +
-                ": run `ayar-cli bench` first, or pass --store FILE");
-  }
-  return path;
-}
-
-std::string localTime(double epochSeconds) {
-  const std::time_t t = static_cast<std::time_t>(epochSeconds);
-  std::tm tm{};
-  localtime_r(&t, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S", &tm);
-  return text;
+  return existingStorePath(flags.store, "ayar-cli bench");
 }
 
 std::string fixed(double value, int decimals) {

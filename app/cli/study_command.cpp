@@ -3,11 +3,11 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
-#include <ctime>
 #include <fstream>
 #include <iostream>
 #include <thread>
 
+#include "app/cli/cli_store.h"
 #include "app/cli/progress_display.h"
 #include "core/error.h"
 #include "core/report/report_document.h"
@@ -43,21 +43,7 @@ std::filesystem::path storePathOf(const StudyFlags& flags) {
 }
 
 std::filesystem::path existingStore(const StudyFlags& flags) {
-  const std::filesystem::path path = storePathOf(flags);
-  if (!std::filesystem::exists(path)) {
-    throw Error("no results store at " + path.string() +
-                ": run `ayar-cli study run FILE` first, or pass --store FILE");
-  }
-  return path;
-}
-
-std::string localTime(double epochSeconds) {
-  const std::time_t t = static_cast<std::time_t>(epochSeconds);
-  std::tm tm{};
-  localtime_r(&t, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S", &tm);
-  return text;
+  return existingStorePath(flags.store, "ayar-cli study run FILE");
 }
 
 // Writes `text` to `path` as is (binary: the bytes the renderer made), or to stdout without a path.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <iterator>
 #include <nlohmann/json.hpp>
 
@@ -397,6 +398,25 @@ std::string displayCommandLine(const std::vector<std::string>& args,
     line += secret ? "'***'" : shellQuote(argument);
   }
   return line;
+}
+
+std::string servingCommandLine(const EngineSpec& spec, const EngineCatalogue& catalogue) {
+  if (spec.kind == EngineKind::Remote) return spec.normalizedBaseUrl();
+  const EngineTemplate* found = catalogue.find(spec.engine);
+  if (!found) return spec.engine + " " + spec.model;
+  EngineSpec keyless = spec;  // the --api-key group is left out
+  keyless.apiKey.clear();
+  keyless.apiKeyEnv.clear();
+  const std::vector<std::string> args = engineCommandLine(keyless, *found, 8000);
+  std::vector<std::string> kept;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if ((args[i] == "--host" || args[i] == "--port") && i + 1 < args.size()) {
+      ++i;
+      continue;
+    }
+    kept.push_back(i == 0 ? std::filesystem::path(args[i]).filename().string() : args[i]);
+  }
+  return displayCommandLine(kept);
 }
 
 }  // namespace ayar

@@ -10,6 +10,7 @@
 namespace ayar {
 
 struct EngineTemplate;
+class EngineCatalogue;
 
 enum class EngineKind {
   Bundled,   // ayar-engine, started by Ayar
@@ -97,5 +98,9 @@ std::string shellQuote(std::string_view argument);
 // it. Each argument equal to one of `secrets` is shown as '***'.
 std::string displayCommandLine(const std::vector<std::string>& args,
                                const std::vector<std::string>& secrets = {});
+// The command that serves `spec`, as a report shows it: the program's name without its folder, no
+// --host/--port (the reader picks them) and never an API key. A remote endpoint shows its URL; an
+// engine the catalogue does not know shows its name and model.
+std::string servingCommandLine(const EngineSpec& spec, const EngineCatalogue& catalogue);
 
 }  // namespace ayar

@@ -113,23 +113,7 @@ std::string stepWord(const std::string& step, ReportLanguage language) {
 
 // The command that serves `engine`, without the host and port Ayar picks.
 std::string servingCommand(const EngineSpec& engine) {
-  if (engine.kind == EngineKind::Remote) return engine.normalizedBaseUrl();
-  const EngineCatalogue catalogue = EngineCatalogue::loadDefault();
-  const EngineTemplate* found = catalogue.find(engine.engine);
-  if (!found) return engine.engine + " " + engine.model;
-  EngineSpec keyless = engine;
-  keyless.apiKey.clear();
-  keyless.apiKeyEnv.clear();
-  const std::vector<std::string> args = engineCommandLine(keyless, *found, 8000);
-  std::vector<std::string> kept;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    if ((args[i] == "--host" || args[i] == "--port") && i + 1 < args.size()) {
-      ++i;
-      continue;
-    }
-    kept.push_back(i == 0 ? std::filesystem::path(args[i]).filename().string() : args[i]);
-  }
-  return displayCommandLine(kept);
+  return servingCommandLine(engine, EngineCatalogue::loadDefault());
 }
 
 std::vector<std::string> probeRow(const SearchProbe& probe, ReportLanguage language, bool capacity) {

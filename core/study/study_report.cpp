@@ -116,22 +116,7 @@ class StudyReportBuilder {
   // The command that serves a configuration, as a user would type it: the program's name, the
   // engine's own arguments and flags, without the host and port Ayar picked for the study.
   std::string servingCommand(const EngineSpec& engine) const {
-    if (engine.kind == EngineKind::Remote) return engine.normalizedBaseUrl();
-    const EngineTemplate* found = m_catalogue.find(engine.engine);
-    if (!found) return engine.engine + " " + engine.model;
-    EngineSpec keyless = engine;  // a report never shows a key: the --api-key group is left out
-    keyless.apiKey.clear();
-    keyless.apiKeyEnv.clear();
-    const std::vector<std::string> args = engineCommandLine(keyless, *found, 8000);
-    std::vector<std::string> kept;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-      if ((args[i] == "--host" || args[i] == "--port") && i + 1 < args.size()) {
-        ++i;
-        continue;
-      }
-      kept.push_back(i == 0 ? std::filesystem::path(args[i]).filename().string() : args[i]);
-    }
-    return displayCommandLine(kept);
+    return servingCommandLine(engine, m_catalogue);
   }
 
   std::string commandOf(const std::string& configurationName) const {
