@@ -77,6 +77,7 @@ struct ResultStore::Impl {
       : options(storeOptions), connection(std::move(storePath), storeOptions.busyTimeout) {}
 
   int markInterrupted();
+  void markStudiesInterrupted(const std::string& host);
   std::optional<StoredRun> findOne(std::string_view where, const auto& bindKey);
   std::vector<RequestRecord> requestsOf(std::int64_t runId);
   std::vector<Sample> samplesOf(std::int64_t runId);
@@ -86,6 +87,29 @@ struct ResultStore::Impl {
   std::mutex mutex;
   sqlite::Connection connection;
 };
+
+void ResultStore::Impl::markStudiesInterrupted(const std::string& host) {
+  // A study has no heartbeat: only a runner known dead (this host, its process gone) is marked.
+  std::vector<std::int64_t> dead;
+  {
+    auto running = connection.prepare("SELECT id, pid, hostname FROM studies WHERE status = 'running'");
+    while (running.step()) {
+      if (running.columnText(2) == host && !processAlive(running.columnInt(1))) {
+        dead.push_back(running.columnInt(0));
+      }
+    }
+  }
+  try {
+    auto mark =
+        connection.prepare("UPDATE studies SET status = 'interrupted' WHERE id = ?1 AND status = 'running'");
+    for (const std::int64_t id : dead) {
+      mark.bind(1, id);
+      mark.run();
+    }
+  } catch (const Error&) {
+    // A read-only copy still lists; the next writer marks them.
+  }
+}
 
 int ResultStore::Impl::markInterrupted() {
   struct Candidate {
@@ -106,6 +130,7 @@ int ResultStore::Impl::markInterrupted() {
       if (writerGone || silent) dead.push_back({running.columnInt(0), heartbeat});
     }
   }
+  markStudiesInterrupted(host);
   if (dead.empty()) return 0;
   // Only if nothing changed since the look: the writer may have finished or beaten its heart.
   auto mark = connection.prepare(R"sql(
@@ -307,17 +332,21 @@ int ResultStore::markInterruptedRuns() {
 std::int64_t ResultStore::createStudy(std::string_view name, const nlohmann::json& spec) {
   std::lock_guard lock(m_impl->mutex);
   auto insert = m_impl->connection.prepare(
-      "INSERT INTO studies (uuid, name, created_at, status, spec_json) VALUES (?1, ?2, ?3, 'running', ?4)");
+      "INSERT INTO studies (uuid, name, created_at, status, spec_json, pid, hostname) "
+      "VALUES (?1, ?2, ?3, 'running', ?4, ?5, ?6)");
   insert.bind(1, newUuid())
       .bind(2, name)
       .bind(3, unixTimeNowS())
-      .bind(4, toJsonText(scrubSecrets(spec.is_null() ? nlohmann::json::object() : spec)));
+      .bind(4, toJsonText(scrubSecrets(spec.is_null() ? nlohmann::json::object() : spec)))
+      .bind(5, currentProcessId())
+      .bind(6, currentHostName());
   insert.run();
   return m_impl->connection.lastInsertRowId();
 }
 
 std::vector<StoredStudy> ResultStore::listStudies() {
   std::lock_guard lock(m_impl->mutex);
+  m_impl->markInterrupted();
   auto query = m_impl->connection.prepare(
       "SELECT id, uuid, name, created_at, status, spec_json FROM studies ORDER BY created_at DESC, id DESC");
   std::vector<StoredStudy> studies;
@@ -335,7 +364,15 @@ std::vector<StoredStudy> ResultStore::listStudies() {
 
 bool ResultStore::setStudyStatus(std::int64_t id, RunStatus status) {
   std::lock_guard lock(m_impl->mutex);
-  return m_impl->updateText("UPDATE studies SET status = ?1 WHERE id = ?2", id, toString(status));
+  if (status != RunStatus::Running) {
+    return m_impl->updateText("UPDATE studies SET status = ?1 WHERE id = ?2", id, toString(status));
+  }
+  // Running (again, on resume): this process is now the one to watch.
+  auto update = m_impl->connection.prepare(
+      "UPDATE studies SET status = 'running', pid = ?1, hostname = ?2 WHERE id = ?3");
+  update.bind(1, currentProcessId()).bind(2, currentHostName()).bind(3, id);
+  update.run();
+  return m_impl->connection.changes() > 0;
 }
 
 bool ResultStore::deleteStudy(std::int64_t id) {

@@ -110,6 +110,11 @@ CREATE TABLE study_cells (
   PRIMARY KEY (study_id, idx)
 );
 )sql"},
+    // The process running a study, so that a study whose runner died lists as interrupted.
+    {3, R"sql(
+ALTER TABLE studies ADD COLUMN pid INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE studies ADD COLUMN hostname TEXT NOT NULL DEFAULT '';
+)sql"},
 };
 
 }  // namespace

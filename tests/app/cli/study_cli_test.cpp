@@ -144,6 +144,9 @@ TEST(AyarCliStudy, AStudyKilledAfterItsFirstCellResumesAndFinishesWithTheSameRep
     const auto cells = reader.listStudyCells(1);
     ASSERT_EQ(cells.size(), 4u);
     EXPECT_NE(cells[3].status, CellStatus::Done) << "the study had finished before it was killed";
+    const auto study = reader.findStudy(1);
+    ASSERT_TRUE(study);
+    EXPECT_EQ(study->status, RunStatus::Interrupted) << "its runner is gone";
   }
   const auto resumed = runCli({"study", "resume", "1", "--store", killedStore.string(), "--quiet", "--format",
                                "json", "-o", (dir / "resumed.json").string()},
@@ -153,6 +156,7 @@ TEST(AyarCliStudy, AStudyKilledAfterItsFirstCellResumesAndFinishesWithTheSameRep
   ResultStore reader(killedStore);
   const auto cells = reader.listStudyCells(1);
   EXPECT_EQ(cells[0].runId, firstRun);
+  EXPECT_EQ(reader.findStudy(1)->status, RunStatus::Completed);
   for (const StudyCell& cell : cells)
     EXPECT_EQ(cell.status, CellStatus::Done) << cell.configuration << " @ " << cell.profile;
 

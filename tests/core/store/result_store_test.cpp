@@ -394,6 +394,8 @@ TEST(ResultStore, AVersionOneFileGainsStudyCellsAndKeepsItsRuns) {
   {
     test::RawSqlite raw(path);
     raw.exec("DROP TABLE study_cells");
+    raw.exec("ALTER TABLE studies DROP COLUMN pid");
+    raw.exec("ALTER TABLE studies DROP COLUMN hostname");
     raw.exec("PRAGMA user_version = 1");
   }
   ResultStore store(path);
