@@ -69,8 +69,8 @@ struct ErrorCount {
   int count = 0;
 };
 
-// Every per-run figure of docs METRICS.md. Definitions follow vLLM's calculate_metrics exactly,
-// except where noted.
+// Every per-run figure of a result (docs/VLLM_COMPATIBILITY.md lists them key by key). Definitions follow
+// vLLM's calculate_metrics exactly, except where noted.
 struct RunSummary {
   int completed = 0;
   int failed = 0;

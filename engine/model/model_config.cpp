@@ -24,7 +24,7 @@ ModelConfig qwen3(std::string name, int hidden, int intermediate, int layers, in
   return c;
 }
 
-// Facts from the published config.json of each model (ENGINE.md, Models).
+// Facts from the published config.json of each model (docs/ENGINE.md, Models).
 const std::array<ModelConfig, 7>& presetTable() {
   static const std::array<ModelConfig, 7> table = {
       qwen3("qwen3-tiny", 256, 768, 4, 4, 2, true),      qwen3("qwen3-0.6b", 1024, 3072, 28, 16, 8, true),

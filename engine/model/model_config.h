@@ -32,7 +32,8 @@ struct ModelConfig {
   std::int64_t linearMacsPerToken() const;
 };
 
-// The Qwen3 presets of ENGINE.md plus qwen3-tiny (same architecture, small, the real vocabulary).
+// The Qwen3 presets of docs/ENGINE.md (Models) plus qwen3-tiny (same architecture, small, the real
+// vocabulary).
 std::span<const ModelConfig> modelPresets();
 std::optional<ModelConfig> findModelPreset(std::string_view name);
 

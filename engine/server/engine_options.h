@@ -6,7 +6,7 @@
 
 namespace ayar::engine {
 
-// `ayar-engine serve MODEL [flags]`: the flags of ENGINE.md with vLLM's names, meanings and defaults,
+// `ayar-engine serve MODEL [flags]`: the flags of docs/ENGINE.md with vLLM's names, meanings and defaults,
 // plus the few an HTTP server needs (--max-waiting-requests, --max-request-body-bytes, --io-threads,
 // --http-read-timeout, --http-write-timeout).
 struct EngineOptions {

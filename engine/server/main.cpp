@@ -1,4 +1,4 @@
-// ayar-engine: the bundled OpenAI-compatible server. `ayar-engine serve MODEL [flags]` (see ENGINE.md).
+// ayar-engine: the bundled OpenAI-compatible server. `ayar-engine serve MODEL [flags]` (see docs/ENGINE.md).
 #include <fcntl.h>
 #include <pthread.h>
 #include <sys/resource.h>

@@ -12,7 +12,7 @@ namespace ayar::engine {
 namespace {
 
 TEST(ModelConfig, PresetParameterCountsMatchThePublishedSizes) {
-  // ENGINE.md's table (from the model cards), in billions at the precision published there.
+  // docs/ENGINE.md's Models table (from the model cards), in billions at the precision published there.
   const std::pair<const char*, double> published[] = {{"qwen3-0.6b", 0.60}, {"qwen3-1.7b", 1.72},
                                                       {"qwen3-4b", 4.02},   {"qwen3-8b", 8.19},
                                                       {"qwen3-14b", 14.77}, {"qwen3-32b", 32.8}};

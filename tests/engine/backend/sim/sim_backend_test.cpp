@@ -165,8 +165,8 @@ TEST(SimRoofline, BatchOneDecodeMatchesTheMeasuredWeightFloors) {
   const Batch decode(1, 512);
   const StepCost qwen8 = rooflineStepCost(preset("qwen3-8b"), h200, decode.steps());
   const StepCost qwen14 = rooflineStepCost(preset("qwen3-14b"), h200, decode.steps());
-  EXPECT_NEAR(qwen8.bytes, 15.1e9, 0.2e9);   // ENGINE.md: ~15.1 GB read per step
-  EXPECT_NEAR(qwen14.bytes, 28.0e9, 0.3e9);  // ~28.0 GB
+  EXPECT_NEAR(qwen8.bytes, 15.1e9, 0.2e9);   // docs/ENGINE.md, Models: 15.14 GB read per step
+  EXPECT_NEAR(qwen14.bytes, 28.0e9, 0.3e9);  // 27.98 GB
   // The CUDA backend measured 5.48 and 8.97 ms (calibration/h200-qwen3-*.txt, batch 1).
   EXPECT_NEAR(qwen8.seconds, 5.48e-3, 0.3e-3);
   EXPECT_NEAR(qwen14.seconds, 8.97e-3, 0.45e-3);
