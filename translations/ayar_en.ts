@@ -276,15 +276,18 @@
     </message>
     <message numerus="yes">
         <source>%n run(s) deleted</source>
-        <translation><numerusform>%n run deleted</numerusform><numerusform>%n runs deleted</numerusform></translation>
+        <translation>
+            <numerusform>%n run deleted</numerusform>
+            <numerusform>%n runs deleted</numerusform>
+        </translation>
     </message>
     <message>
         <source>Set up again</source>
         <translation>Set up again</translation>
     </message>
     <message>
-        <source>Put the selected run's engine, flags and profile into Setup, to run it again</source>
-        <translation>Put the selected run's engine, flags and profile into Setup, to run it again</translation>
+        <source>Put the selected run&apos;s engine, flags and profile into Setup, to run it again</source>
+        <translation>Put the selected run&apos;s engine, flags and profile into Setup, to run it again</translation>
     </message>
 </context>
 <context>
@@ -390,7 +393,10 @@
     </message>
     <message numerus="yes">
         <source>%n run(s) were interrupted when Ayar last stopped; their finished requests are kept.</source>
-        <translation><numerusform>%n run was interrupted when Ayar last stopped; its finished requests are kept.</numerusform><numerusform>%n runs were interrupted when Ayar last stopped; their finished requests are kept.</numerusform></translation>
+        <translation>
+            <numerusform>%n run was interrupted when Ayar last stopped; its finished requests are kept.</numerusform>
+            <numerusform>%n runs were interrupted when Ayar last stopped; their finished requests are kept.</numerusform>
+        </translation>
     </message>
     <message>
         <source>Ayar — LLM serving workbench</source>
@@ -415,10 +421,6 @@
     <message>
         <source>Studies</source>
         <translation>Studies</translation>
-    </message>
-    <message>
-        <source>Studies run configurations × profiles in order and end with a table of options and a recommended configuration. They arrive in a later version.</source>
-        <translation>Studies run configurations × profiles in order and end with a table of options and a recommended configuration. They arrive in a later version.</translation>
     </message>
     <message>
         <source>Setup</source>
@@ -486,7 +488,10 @@
     </message>
     <message numerus="yes">
         <source>Imported %n run(s)</source>
-        <translation><numerusform>Imported %n run</numerusform><numerusform>Imported %n runs</numerusform></translation>
+        <translation>
+            <numerusform>Imported %n run</numerusform>
+            <numerusform>Imported %n runs</numerusform>
+        </translation>
     </message>
     <message>
         <source>Run #%1 is not in the store</source>
@@ -497,8 +502,8 @@
         <translation>Run #%1 was not made by Ayar: it has no set-up to repeat</translation>
     </message>
     <message>
-        <source>Run #%1's set-up is in Setup: change what you like and start it</source>
-        <translation>Run #%1's set-up is in Setup: change what you like and start it</translation>
+        <source>Run #%1&apos;s set-up is in Setup: change what you like and start it</source>
+        <translation>Run #%1&apos;s set-up is in Setup: change what you like and start it</translation>
     </message>
 </context>
 <context>
@@ -693,8 +698,8 @@
         <translation>Hugging Face id or folder</translation>
     </message>
     <message>
-        <source>the template's program</source>
-        <translation>the template's program</translation>
+        <source>the template&apos;s program</source>
+        <translation>the template&apos;s program</translation>
     </message>
     <message>
         <source>empty: the first model the server lists</source>
@@ -713,8 +718,8 @@
         <translation>arguments passed as written</translation>
     </message>
     <message>
-        <source>The engine's command line. Edit it and press Enter: the flags go back into the form. The port is picked when the run starts.</source>
-        <translation>The engine's command line. Edit it and press Enter: the flags go back into the form. The port is picked when the run starts.</translation>
+        <source>The engine&apos;s command line. Edit it and press Enter: the flags go back into the form. The port is picked when the run starts.</source>
+        <translation>The engine&apos;s command line. Edit it and press Enter: the flags go back into the form. The port is picked when the run starts.</translation>
     </message>
     <message>
         <source>baseline, prefix caching on, ...</source>
@@ -731,6 +736,278 @@
     <message>
         <source>Keep the start of the command line as it is (%1): change the model, device or engine above, and flags after it.</source>
         <translation>Keep the start of the command line as it is (%1): change the model, device or engine above, and flags after it.</translation>
+    </message>
+</context>
+<context>
+    <name>ayar::StudiesPage</name>
+    <message>
+        <source>Run a study file</source>
+        <translation>Run a study file</translation>
+    </message>
+    <message>
+        <source>Study files (*.json);;All files (*)</source>
+        <translation>Study files (*.json);;All files (*)</translation>
+    </message>
+    <message>
+        <source>PDF (*.pdf)</source>
+        <translation>PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <source>HTML (*.html)</source>
+        <translation>HTML (*.html)</translation>
+    </message>
+    <message>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown (*.md)</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Export the study report</source>
+        <translation>Export the study report</translation>
+    </message>
+    <message>
+        <source>Report written to %1</source>
+        <translation>Report written to %1</translation>
+    </message>
+    <message>
+        <source>Run preset</source>
+        <translation>Run preset</translation>
+    </message>
+    <message>
+        <source>Run the study preset chosen above (resources/studies)</source>
+        <translation>Run the study preset chosen above (resources/studies)</translation>
+    </message>
+    <message>
+        <source>Run a study file…</source>
+        <translation>Run a study file…</translation>
+    </message>
+    <message>
+        <source>A study JSON file: a baseline, its variants, the profiles, the deciding figure</source>
+        <translation>A study JSON file: a baseline, its variants, the profiles, the deciding figure</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>Resume</translation>
+    </message>
+    <message>
+        <source>Continue the selected stopped or interrupted study; finished cells are kept</source>
+        <translation>Continue the selected stopped or interrupted study; finished cells are kept</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Stop</translation>
+    </message>
+    <message>
+        <source>Stop the study: the cell in progress is cut, finished cells are kept</source>
+        <translation>Stop the study: the cell in progress is cut, finished cells are kept</translation>
+    </message>
+    <message>
+        <source>Serving command</source>
+        <translation>Serving command</translation>
+    </message>
+    <message>
+        <source>Report language</source>
+        <translation>Report language</translation>
+    </message>
+    <message>
+        <source>Export report…</source>
+        <translation>Export report…</translation>
+    </message>
+    <message>
+        <source>PDF, HTML, Markdown, CSV or JSON, in the report language beside it</source>
+        <translation>PDF, HTML, Markdown, CSV or JSON, in the report language beside it</translation>
+    </message>
+    <message>
+        <source>A study is running: stop it before starting another.</source>
+        <translation>A study is running: stop it before starting another.</translation>
+    </message>
+    <message>
+        <source>Cannot start the study: %1</source>
+        <translation>Cannot start the study: %1</translation>
+    </message>
+    <message>
+        <source>Study #%1 started</source>
+        <translation>Study #%1 started</translation>
+    </message>
+    <message>
+        <source>A study is running: stop it before resuming another.</source>
+        <translation>A study is running: stop it before resuming another.</translation>
+    </message>
+    <message>
+        <source>Study #%1 is not in the store</source>
+        <translation>Study #%1 is not in the store</translation>
+    </message>
+    <message>
+        <source>Study #%1 is %2: only a stopped or interrupted study resumes</source>
+        <translation>Study #%1 is %2: only a stopped or interrupted study resumes</translation>
+    </message>
+    <message>
+        <source>Study #%1 resumed: finished cells are kept</source>
+        <translation>Study #%1 resumed: finished cells are kept</translation>
+    </message>
+    <message>
+        <source>Stopping the study: the cell in progress is cut, finished cells are kept</source>
+        <translation>Stopping the study: the cell in progress is cut, finished cells are kept</translation>
+    </message>
+    <message>
+        <source>No study shown: run a preset or a study file, or choose a study in the list.</source>
+        <translation>No study shown: run a preset or a study file, or choose a study in the list.</translation>
+    </message>
+    <message>
+        <source>%1 of %2 cells done</source>
+        <translation>%1 of %2 cells done</translation>
+    </message>
+    <message>
+        <source>Cell %1 of %2: %3 on %4</source>
+        <translation>Cell %1 of %2: %3 on %4</translation>
+    </message>
+    <message>
+        <source>%1 of %2 requests finished</source>
+        <translation>%1 of %2 requests finished</translation>
+    </message>
+    <message>
+        <source>Starting the next configuration&apos;s engine…</source>
+        <translation>Starting the next configuration&apos;s engine…</translation>
+    </message>
+    <message>
+        <source>Study #%1 failed: %2</source>
+        <translation>Study #%1 failed: %2</translation>
+    </message>
+    <message>
+        <source>Study #%1 stopped; finished cells are kept. Resume continues it.</source>
+        <translation>Study #%1 stopped; finished cells are kept. Resume continues it.</translation>
+    </message>
+    <message>
+        <source>Study #%1 finished</source>
+        <translation>Study #%1 finished</translation>
+    </message>
+    <message>
+        <source>The report appears here when the study has finished.</source>
+        <translation>The report appears here when the study has finished.</translation>
+    </message>
+    <message>
+        <source>The report appears here once a study has finished cells.</source>
+        <translation>The report appears here once a study has finished cells.</translation>
+    </message>
+    <message>
+        <source>No recommendation yet: the study has option cells left to run.</source>
+        <translation>No recommendation yet: the study has option cells left to run.</translation>
+    </message>
+    <message>
+        <source>Recommended: %1 (no option beat the baseline)</source>
+        <translation>Recommended: %1 (no option beat the baseline)</translation>
+    </message>
+    <message>
+        <source>Recommended: %1, %2 (%3)</source>
+        <translation>Recommended: %1, %2 (%3)</translation>
+    </message>
+    <message>
+        <source>Choose a study first, then export its report.</source>
+        <translation>Choose a study first, then export its report.</translation>
+    </message>
+</context>
+<context>
+    <name>ayar::StudyGridModel</name>
+    <message>
+        <source>pending</source>
+        <translation>pending</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>running</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>done</translation>
+    </message>
+    <message>
+        <source>engine did not start</source>
+        <translation>engine did not start</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>failed</translation>
+    </message>
+    <message>
+        <source>Not part of the study: only the baseline and the recommended configuration run the follow-up profiles</source>
+        <translation>Not part of the study: only the baseline and the recommended configuration run the follow-up profiles</translation>
+    </message>
+    <message>
+        <source>running… %1%</source>
+        <translation>running… %1%</translation>
+    </message>
+    <message>
+        <source>%1 than the baseline</source>
+        <translation>%1 than the baseline</translation>
+    </message>
+    <message>
+        <source>Run #%1: double-click to open it in Results</source>
+        <translation>Run #%1: double-click to open it in Results</translation>
+    </message>
+    <message>
+        <source>%1 (follow-up)</source>
+        <translation>%1 (follow-up)</translation>
+    </message>
+    <message>
+        <source>Profile %1, run by the baseline and the recommended configuration once the options are measured</source>
+        <translation>Profile %1, run by the baseline and the recommended configuration once the options are measured</translation>
+    </message>
+    <message>
+        <source>Profile %1, run by every configuration</source>
+        <translation>Profile %1, run by every configuration</translation>
+    </message>
+    <message>
+        <source>The baseline: every option is measured against it</source>
+        <translation>The baseline: every option is measured against it</translation>
+    </message>
+    <message>
+        <source>The recommended configuration</source>
+        <translation>The recommended configuration</translation>
+    </message>
+</context>
+<context>
+    <name>ayar::StudyListModel</name>
+    <message>
+        <source>Resume continues it; finished cells are kept</source>
+        <translation>Resume continues it; finished cells are kept</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 of %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n failed</source>
+        <translation>
+            <numerusform>%n failed</numerusform>
+            <numerusform>%n failed</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Study</source>
+        <translation>Study</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Cells done</source>
+        <translation>Cells done</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>Started</translation>
     </message>
 </context>
 </TS>

@@ -107,7 +107,7 @@
     <name>ayar::ComparisonTableModel</name>
     <message>
         <source>Latencies: baseline / candidate. Throughputs: candidate / baseline. Above 1 the candidate is better.</source>
-        <translation>Gecikmeler: temel / aday. İşlem hacimleri: aday / temel. 1'in üstünde aday daha iyidir.</translation>
+        <translation>Gecikmeler: temel / aday. İşlem hacimleri: aday / temel. 1&apos;in üstünde aday daha iyidir.</translation>
     </message>
 </context>
 <context>
@@ -276,15 +276,17 @@
     </message>
     <message numerus="yes">
         <source>%n run(s) deleted</source>
-        <translation><numerusform>%n çalıştırma silindi</numerusform></translation>
+        <translation>
+            <numerusform>%n çalıştırma silindi</numerusform>
+        </translation>
     </message>
     <message>
         <source>Set up again</source>
         <translation>Yeniden kur</translation>
     </message>
     <message>
-        <source>Put the selected run's engine, flags and profile into Setup, to run it again</source>
-        <translation>Seçilen çalıştırmanın motorunu, bayraklarını ve profilini yeniden çalıştırmak için Kurulum'a koy</translation>
+        <source>Put the selected run&apos;s engine, flags and profile into Setup, to run it again</source>
+        <translation>Seçilen çalıştırmanın motorunu, bayraklarını ve profilini yeniden çalıştırmak için Kurulum&apos;a koy</translation>
     </message>
 </context>
 <context>
@@ -390,7 +392,9 @@
     </message>
     <message numerus="yes">
         <source>%n run(s) were interrupted when Ayar last stopped; their finished requests are kept.</source>
-        <translation><numerusform>Ayar son kapandığında %n çalıştırma yarıda kesildi; biten istekleri saklandı.</numerusform></translation>
+        <translation>
+            <numerusform>Ayar son kapandığında %n çalıştırma yarıda kesildi; biten istekleri saklandı.</numerusform>
+        </translation>
     </message>
     <message>
         <source>Ayar — LLM serving workbench</source>
@@ -415,10 +419,6 @@
     <message>
         <source>Studies</source>
         <translation>Çalışmalar</translation>
-    </message>
-    <message>
-        <source>Studies run configurations × profiles in order and end with a table of options and a recommended configuration. They arrive in a later version.</source>
-        <translation>Çalışmalar yapılandırmaları × profilleri sırayla çalıştırır ve bir seçenekler tablosu ile önerilen yapılandırmayla biter. Sonraki bir sürümde gelecek.</translation>
     </message>
     <message>
         <source>Setup</source>
@@ -486,7 +486,9 @@
     </message>
     <message numerus="yes">
         <source>Imported %n run(s)</source>
-        <translation><numerusform>%n çalıştırma içe aktarıldı</numerusform></translation>
+        <translation>
+            <numerusform>%n çalıştırma içe aktarıldı</numerusform>
+        </translation>
     </message>
     <message>
         <source>Run #%1 is not in the store</source>
@@ -497,8 +499,8 @@
         <translation>Çalıştırma #%1 Ayar ile yapılmadı: yinelenecek bir kurulumu yok</translation>
     </message>
     <message>
-        <source>Run #%1's set-up is in Setup: change what you like and start it</source>
-        <translation>Çalıştırma #%1'in kurulumu Kurulum'da: istediğinizi değiştirip başlatın</translation>
+        <source>Run #%1&apos;s set-up is in Setup: change what you like and start it</source>
+        <translation>Çalıştırma #%1&apos;in kurulumu Kurulum&apos;da: istediğinizi değiştirip başlatın</translation>
     </message>
 </context>
 <context>
@@ -604,7 +606,7 @@
     </message>
     <message>
         <source>No run shown yet: start one from Setup or open one from History.</source>
-        <translation>Henüz gösterilen çalıştırma yok: Kurulum'dan başlatın ya da Geçmiş'ten açın.</translation>
+        <translation>Henüz gösterilen çalıştırma yok: Kurulum&apos;dan başlatın ya da Geçmiş&apos;ten açın.</translation>
     </message>
 </context>
 <context>
@@ -693,7 +695,7 @@
         <translation>Hugging Face kimliği ya da klasör</translation>
     </message>
     <message>
-        <source>the template's program</source>
+        <source>the template&apos;s program</source>
         <translation>şablonun programı</translation>
     </message>
     <message>
@@ -713,8 +715,8 @@
         <translation>yazıldığı gibi geçirilen argümanlar</translation>
     </message>
     <message>
-        <source>The engine's command line. Edit it and press Enter: the flags go back into the form. The port is picked when the run starts.</source>
-        <translation>Motorun komut satırı. Düzenleyip Enter'a basın: bayraklar forma geri döner. Port, çalıştırma başlarken seçilir.</translation>
+        <source>The engine&apos;s command line. Edit it and press Enter: the flags go back into the form. The port is picked when the run starts.</source>
+        <translation>Motorun komut satırı. Düzenleyip Enter&apos;a basın: bayraklar forma geri döner. Port, çalıştırma başlarken seçilir.</translation>
     </message>
     <message>
         <source>baseline, prefix caching on, ...</source>
@@ -731,6 +733,277 @@
     <message>
         <source>Keep the start of the command line as it is (%1): change the model, device or engine above, and flags after it.</source>
         <translation>Komut satırının başını olduğu gibi bırakın (%1): modeli, aygıtı ya da motoru yukarıdan, bayrakları ondan sonra değiştirin.</translation>
+    </message>
+</context>
+<context>
+    <name>ayar::StudiesPage</name>
+    <message>
+        <source>Run a study file</source>
+        <translation>Çalışma dosyası çalıştır</translation>
+    </message>
+    <message>
+        <source>Study files (*.json);;All files (*)</source>
+        <translation>Çalışma dosyaları (*.json);;Tüm dosyalar (*)</translation>
+    </message>
+    <message>
+        <source>PDF (*.pdf)</source>
+        <translation>PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <source>HTML (*.html)</source>
+        <translation>HTML (*.html)</translation>
+    </message>
+    <message>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown (*.md)</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Export the study report</source>
+        <translation>Çalışma raporunu dışa aktar</translation>
+    </message>
+    <message>
+        <source>Report written to %1</source>
+        <translation>Rapor %1 dosyasına yazıldı</translation>
+    </message>
+    <message>
+        <source>Run preset</source>
+        <translation>Hazır çalışmayı çalıştır</translation>
+    </message>
+    <message>
+        <source>Run the study preset chosen above (resources/studies)</source>
+        <translation>Yukarıda seçilen hazır çalışmayı çalıştırır (resources/studies)</translation>
+    </message>
+    <message>
+        <source>Run a study file…</source>
+        <translation>Çalışma dosyası çalıştır…</translation>
+    </message>
+    <message>
+        <source>A study JSON file: a baseline, its variants, the profiles, the deciding figure</source>
+        <translation>Bir çalışma JSON dosyası: temel yapılandırma, varyantları, profiller, belirleyici ölçüt</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>Sürdür</translation>
+    </message>
+    <message>
+        <source>Continue the selected stopped or interrupted study; finished cells are kept</source>
+        <translation>Seçilen durdurulmuş ya da yarıda kesilmiş çalışmayı sürdürür; biten hücreler saklanır</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Durdur</translation>
+    </message>
+    <message>
+        <source>Stop the study: the cell in progress is cut, finished cells are kept</source>
+        <translation>Çalışmayı durdurur: süren hücre kesilir, biten hücreler saklanır</translation>
+    </message>
+    <message>
+        <source>Serving command</source>
+        <translation>Model sunum komutu</translation>
+    </message>
+    <message>
+        <source>Report language</source>
+        <translation>Rapor dili</translation>
+    </message>
+    <message>
+        <source>Export report…</source>
+        <translation>Raporu dışa aktar…</translation>
+    </message>
+    <message>
+        <source>PDF, HTML, Markdown, CSV or JSON, in the report language beside it</source>
+        <translation>PDF, HTML, Markdown, CSV ya da JSON; yanındaki rapor dilinde</translation>
+    </message>
+    <message>
+        <source>A study is running: stop it before starting another.</source>
+        <translation>Bir çalışma sürüyor: başka birini başlatmadan önce onu durdurun.</translation>
+    </message>
+    <message>
+        <source>Cannot start the study: %1</source>
+        <translation>Çalışma başlatılamıyor: %1</translation>
+    </message>
+    <message>
+        <source>Study #%1 started</source>
+        <translation>Çalışma #%1 başladı</translation>
+    </message>
+    <message>
+        <source>A study is running: stop it before resuming another.</source>
+        <translation>Bir çalışma sürüyor: başka birini sürdürmeden önce onu durdurun.</translation>
+    </message>
+    <message>
+        <source>Study #%1 is not in the store</source>
+        <translation>Çalışma #%1 sonuç deposunda yok</translation>
+    </message>
+    <message>
+        <source>Study #%1 is %2: only a stopped or interrupted study resumes</source>
+        <translation>Çalışma #%1 durumu: %2; yalnızca durdurulmuş ya da yarıda kesilmiş bir çalışma sürdürülebilir</translation>
+    </message>
+    <message>
+        <source>Study #%1 resumed: finished cells are kept</source>
+        <translation>Çalışma #%1 sürdürülüyor: biten hücreler saklandı</translation>
+    </message>
+    <message>
+        <source>Stopping the study: the cell in progress is cut, finished cells are kept</source>
+        <translation>Çalışma durduruluyor: süren hücre kesiliyor, biten hücreler saklanıyor</translation>
+    </message>
+    <message>
+        <source>No study shown: run a preset or a study file, or choose a study in the list.</source>
+        <translation>Gösterilen çalışma yok: hazır bir çalışmayı ya da bir çalışma dosyasını çalıştırın veya listeden bir çalışma seçin.</translation>
+    </message>
+    <message>
+        <source>%1 of %2 cells done</source>
+        <translation>%2 hücreden %1 tamamlandı</translation>
+    </message>
+    <message>
+        <source>Cell %1 of %2: %3 on %4</source>
+        <translation>Hücre %1/%2: %3, %4 profilinde</translation>
+    </message>
+    <message>
+        <source>%1 of %2 requests finished</source>
+        <translation>%2 istekten %1 bitti</translation>
+    </message>
+    <message>
+        <source>Starting the next configuration&apos;s engine…</source>
+        <translation>Sonraki yapılandırmanın motoru başlatılıyor…</translation>
+    </message>
+    <message>
+        <source>Study #%1 failed: %2</source>
+        <translation>Çalışma #%1 başarısız oldu: %2</translation>
+    </message>
+    <message>
+        <source>Study #%1 stopped; finished cells are kept. Resume continues it.</source>
+        <translation>Çalışma #%1 durduruldu; biten hücreler saklandı. Sürdür ile devam eder.</translation>
+    </message>
+    <message>
+        <source>Study #%1 finished</source>
+        <translation>Çalışma #%1 bitti</translation>
+    </message>
+    <message>
+        <source>The report appears here when the study has finished.</source>
+        <translation>Rapor, çalışma bitince burada görünür.</translation>
+    </message>
+    <message>
+        <source>The report appears here once a study has finished cells.</source>
+        <translation>Rapor, bir çalışmanın biten hücreleri olunca burada görünür.</translation>
+    </message>
+    <message>
+        <source>No recommendation yet: the study has option cells left to run.</source>
+        <translation>Henüz öneri yok: çalışmanın çalıştırılacak seçenek hücreleri var.</translation>
+    </message>
+    <message>
+        <source>Recommended: %1 (no option beat the baseline)</source>
+        <translation>Önerilen: %1 (hiçbir seçenek temel yapılandırmayı geçemedi)</translation>
+    </message>
+    <message>
+        <source>Recommended: %1, %2 (%3)</source>
+        <translation>Önerilen: %1, %2 (%3)</translation>
+    </message>
+    <message>
+        <source>Choose a study first, then export its report.</source>
+        <translation>Önce bir çalışma seçin, sonra raporunu dışa aktarın.</translation>
+    </message>
+</context>
+<context>
+    <name>ayar::StudyGridModel</name>
+    <message>
+        <source>pending</source>
+        <translation>bekliyor</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>sürüyor</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>tamamlandı</translation>
+    </message>
+    <message>
+        <source>engine did not start</source>
+        <translation>motor başlamadı</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>başarısız</translation>
+    </message>
+    <message>
+        <source>Not part of the study: only the baseline and the recommended configuration run the follow-up profiles</source>
+        <translation>Çalışmanın parçası değil: ek senaryoları yalnızca temel ve önerilen yapılandırma çalıştırır</translation>
+    </message>
+    <message>
+        <source>running… %1%</source>
+        <translation>sürüyor… %%1</translation>
+    </message>
+    <message>
+        <source>%1 than the baseline</source>
+        <translation>temel yapılandırmaya göre %1</translation>
+    </message>
+    <message>
+        <source>Run #%1: double-click to open it in Results</source>
+        <translation>Çalıştırma #%1: Sonuçlar&apos;da açmak için çift tıklayın</translation>
+    </message>
+    <message>
+        <source>%1 (follow-up)</source>
+        <translation>%1 (ek senaryo)</translation>
+    </message>
+    <message>
+        <source>Profile %1, run by the baseline and the recommended configuration once the options are measured</source>
+        <translation>%1 profili: seçenekler ölçüldükten sonra temel ve önerilen yapılandırma çalıştırır</translation>
+    </message>
+    <message>
+        <source>Profile %1, run by every configuration</source>
+        <translation>%1 profili: her yapılandırma çalıştırır</translation>
+    </message>
+    <message>
+        <source>The baseline: every option is measured against it</source>
+        <translation>Temel yapılandırma: her seçenek ona göre ölçülür</translation>
+    </message>
+    <message>
+        <source>The recommended configuration</source>
+        <translation>Önerilen yapılandırma</translation>
+    </message>
+</context>
+<context>
+    <name>ayar::StudyListModel</name>
+    <message>
+        <source>Resume continues it; finished cells are kept</source>
+        <translation>Sürdür ile devam eder; biten hücreler saklanır</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n failed</source>
+        <translation>
+            <numerusform>%n başarısız</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Study</source>
+        <translation>Çalışma</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Ad</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Durum</translation>
+    </message>
+    <message>
+        <source>Cells done</source>
+        <translation>Biten hücreler</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>Başlangıç</translation>
     </message>
 </context>
 </TS>

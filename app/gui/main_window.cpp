@@ -31,6 +31,8 @@
 #include "app/gui/run_controller.h"
 #include "app/gui/setup_panel.h"
 #include "app/gui/stored_run.h"
+#include "app/gui/studies_page.h"
+#include "app/gui/study_controller.h"
 #include "core/error.h"
 #include "core/interop/result_import.h"
 #include "core/store/result_store.h"
@@ -75,6 +77,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
   m_gpu = std::make_unique<GpuMonitor>();
   m_language = new Language(this);
   m_controller = new RunController(this);
+  m_studyController = new StudyController(this);
   if (m_gpu->available()) {
     GpuMonitor* gpu = m_gpu.get();
     m_controller->setExtraSampler([gpu](double tS) { return gpu->sample(tS); });
@@ -90,14 +93,13 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
   m_compare = new ComparePage(m_history, m_tabs);
   m_compare->setStore(m_store.get());
   m_historyPage = new HistoryPage(m_history, m_tabs);
-  m_studies = new QLabel(m_tabs);
-  m_studies->setAlignment(Qt::AlignCenter);
-  m_studies->setWordWrap(true);
+  m_studiesPage = new StudiesPage(m_studyController, m_tabs);
+  m_studiesPage->setStore(m_store.get());
   m_tabs->addTab(m_live, QString());
   m_tabs->addTab(m_results, QString());
   m_tabs->addTab(m_compare, QString());
   m_tabs->addTab(m_historyPage, QString());
-  m_tabs->addTab(m_studies, QString());
+  m_tabs->addTab(m_studiesPage, QString());
   setCentralWidget(m_tabs);
 
   m_setup = new SetupPanel(m_catalogue, this);
@@ -136,6 +138,17 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
     if (!m_runApiKey.empty()) text.replace(QString::fromStdString(m_runApiKey), QStringLiteral("***"));
     m_log->appendPlainText(text);
   });
+  connect(m_studyController, &StudyController::stageChanged, this, [this](quint64, const QString& message) {
+    m_log->appendPlainText(QStringLiteral("[ayar] ") + message);
+  });
+  connect(m_studyController, &StudyController::engineLog, this, [this](quint64, const QStringList& lines) {
+    m_log->appendPlainText(lines.join(QLatin1Char('\n')));
+  });
+  connect(m_studyController, &StudyController::started, this, [this] { m_log->clear(); });
+  connect(m_studiesPage, &StudiesPage::openRunRequested, this, &MainWindow::openRun);
+  connect(m_studiesPage, &StudiesPage::failed, this, &MainWindow::showMessage);
+  connect(m_studiesPage, &StudiesPage::message, this, &MainWindow::showMessage);
+  connect(m_studiesPage, &StudiesPage::studyFinished, this, [this] { refreshHistory(); });
   connect(m_historyPage, &HistoryPage::openRequested, this, &MainWindow::openRun);
   connect(m_historyPage, &HistoryPage::compareRequested, this, &MainWindow::compareRuns);
   connect(m_historyPage, &HistoryPage::setUpAgainRequested, this, &MainWindow::setUpAgain);
@@ -207,9 +220,6 @@ void MainWindow::retranslate() {
   m_tabs->setTabText(CompareArea, tr("Compare"));
   m_tabs->setTabText(HistoryArea, tr("History"));
   m_tabs->setTabText(StudiesArea, tr("Studies"));
-  m_studies->setText(
-      tr("Studies run configurations × profiles in order and end with a table of options and a "
-         "recommended configuration. They arrive in a later version."));
   m_setupDock->setWindowTitle(tr("Setup"));
   m_logDock->setWindowTitle(tr("Engine log"));
   m_fileMenu->setTitle(tr("&File"));
@@ -450,6 +460,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
   m_historyPage->commitDeletes();
   saveSettings();
   if (m_controller->isRunning()) m_controller->stop();
+  if (m_studyController->isRunning()) m_studyController->stop();
   QMainWindow::closeEvent(event);
 }
 

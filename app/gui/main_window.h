@@ -27,6 +27,8 @@ class ResultStore;
 class ResultsPage;
 class RunController;
 class SetupPanel;
+class StudiesPage;
+class StudyController;
 
 struct MainWindowOptions {
   std::filesystem::path storePath;  // empty: the default store
@@ -35,7 +37,7 @@ struct MainWindowOptions {
 
 // The workbench: Setup on the left, the Live, Results, Compare, History and Studies areas in the
 // middle, the engine's log at the bottom; menus for files, theme and language. Owns the results
-// store, the run controller and the GPU monitor; remembers layout, theme, language and the last
+// store, the run and study controllers and the GPU monitor; remembers layout, theme, language and the last
 // setup in QSettings.
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -67,11 +69,13 @@ class MainWindow : public QMainWindow {
 
   ResultStore& store() { return *m_store; }
   RunController* controller() const { return m_controller; }
+  StudyController* studyController() const { return m_studyController; }
   SetupPanel* setupPanel() const { return m_setup; }
   LivePage* livePage() const { return m_live; }
   ResultsPage* resultsPage() const { return m_results; }
   ComparePage* comparePage() const { return m_compare; }
   HistoryPage* historyPage() const { return m_historyPage; }
+  StudiesPage* studiesPage() const { return m_studiesPage; }
   HistoryModel* historyModel() const { return m_history; }
   QTabWidget* areas() const { return m_tabs; }
   QPlainTextEdit* engineLog() const { return m_log; }
@@ -101,13 +105,14 @@ class MainWindow : public QMainWindow {
   std::unique_ptr<GpuMonitor> m_gpu;
   Language* m_language = nullptr;
   RunController* m_controller = nullptr;
+  StudyController* m_studyController = nullptr;
   HistoryModel* m_history = nullptr;
   SetupPanel* m_setup = nullptr;
   LivePage* m_live = nullptr;
   ResultsPage* m_results = nullptr;
   ComparePage* m_compare = nullptr;
   HistoryPage* m_historyPage = nullptr;
-  QLabel* m_studies = nullptr;
+  StudiesPage* m_studiesPage = nullptr;
   QTabWidget* m_tabs = nullptr;
   QDockWidget* m_setupDock = nullptr;
   QDockWidget* m_logDock = nullptr;
