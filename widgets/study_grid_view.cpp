@@ -2,7 +2,9 @@
 
 #include <QHeaderView>
 #include <QPainter>
+#include <QScrollBar>
 #include <QStyledItemDelegate>
+#include <algorithm>
 
 #include "widgets/study_grid_model.h"
 
@@ -36,7 +38,9 @@ StudyGridView::StudyGridView(QWidget* parent) : QTableView(parent) {
   setWordWrap(false);
   horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
   horizontalHeader()->setMinimumSectionSize(120);
-  verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+  verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 12);
+  setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
   // activated(): a double click (or a single one where the style says so) and Enter.
   connect(this, &QAbstractItemView::activated, this, [this](const QModelIndex& index) {
     const QVariant run = index.data(StudyGridModel::RunIdRole);
@@ -47,6 +51,21 @@ StudyGridView::StudyGridView(QWidget* parent) : QTableView(parent) {
 
 void StudyGridView::setGridModel(StudyGridModel* model) {
   setModel(model);
+  connect(model, &QAbstractItemModel::modelReset, this, &QWidget::updateGeometry);
+}
+
+QSize StudyGridView::sizeHint() const {
+  const int rows = std::clamp(model() ? model()->rowCount() : 0, 2, kMaxRowsShown);
+  int height = horizontalHeader()->sizeHint().height() + rows * verticalHeader()->defaultSectionSize() +
+               2 * frameWidth();
+  const int columns = model() ? model()->columnCount() : 0;
+  if (columns * horizontalHeader()->minimumSectionSize() + verticalHeader()->sizeHint().width() > width())
+    height += horizontalScrollBar()->sizeHint().height();
+  return {QTableView::sizeHint().width(), height};
+}
+
+QSize StudyGridView::minimumSizeHint() const {
+  return {QTableView::minimumSizeHint().width(), sizeHint().height()};
 }
 
 }  // namespace ayar

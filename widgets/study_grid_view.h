@@ -16,6 +16,11 @@ class StudyGridView : public QTableView {
  public:
   explicit StudyGridView(QWidget* parent = nullptr);
   void setGridModel(StudyGridModel* model);
+  // As tall as the header and the rows (up to kMaxRowsShown; more scroll), so that a small study
+  // leaves no empty band under its grid.
+  QSize sizeHint() const override;
+  QSize minimumSizeHint() const override;
+  static constexpr int kMaxRowsShown = 10;
 
  signals:
   // A cell with a run was activated.

@@ -1,7 +1,7 @@
 // ayar-screenshots OUTPUT_DIR: drives the workbench through two runs of the bundled engine's timing
-// simulator and a comparison, and writes each area as a PNG in English and Turkish, light and dark,
-// for the README. A second argument writes the comparison's report there (.pdf, .html, ...). Run it under a
-// display (xvfb-run -a) so that fonts render as on a desktop.
+// simulator, a comparison and the `smoke` study, and writes each area as a PNG in English and Turkish, light
+// and dark, for the README. A second argument writes the comparison's report there (.pdf, .html, ...). Run it
+// under a display (xvfb-run -a) so that fonts render as on a desktop.
 #include <QApplication>
 #include <QDir>
 #include <QElapsedTimer>
@@ -16,6 +16,7 @@
 #include "app/gui/compare_page.h"
 #include "app/gui/main_window.h"
 #include "app/gui/setup_panel.h"
+#include "app/gui/studies_page.h"
 #include "core/engines/engine_spec.h"
 #include "core/store/result_store.h"
 #include "core/study/run_spec.h"
@@ -90,6 +91,15 @@ int main(int argc, char** argv) {
   const qint64 candidate = window.store().listRuns().front().id;
   window.compareRuns(baseline, {candidate});
 
+  // The smoke study through the Studies area, as a user starts it there.
+  ayar::StudiesPage* studies = window.studiesPage();
+  QSignalSpy studyFinished(studies, &ayar::StudiesPage::studyFinished);
+  if (studies->startStudy(QStringLiteral("smoke")) < 0 || !studyFinished.wait(300000) ||
+      !studyFinished.front().at(2).toString().isEmpty()) {
+    std::fprintf(stderr, "ayar-screenshots: the smoke study failed: %s\n", qPrintable(window.statusText()));
+    return 1;
+  }
+
   struct Shot {
     const char* language;
     bool dark;
@@ -97,10 +107,14 @@ int main(int argc, char** argv) {
   };
   using Area = ayar::MainWindow::Area;
   const Shot shots[] = {
-      {"en", false, {Area::LiveArea, Area::ResultsArea, Area::CompareArea, Area::HistoryArea}},
-      {"tr", false, {Area::LiveArea, Area::ResultsArea, Area::CompareArea, Area::HistoryArea}},
-      {"en", true, {Area::LiveArea, Area::CompareArea}},
-      {"tr", true, {Area::ResultsArea}},
+      {"en",
+       false,
+       {Area::LiveArea, Area::ResultsArea, Area::CompareArea, Area::HistoryArea, Area::StudiesArea}},
+      {"tr",
+       false,
+       {Area::LiveArea, Area::ResultsArea, Area::CompareArea, Area::HistoryArea, Area::StudiesArea}},
+      {"en", true, {Area::LiveArea, Area::CompareArea, Area::StudiesArea}},
+      {"tr", true, {Area::ResultsArea, Area::StudiesArea}},
   };
   const char* names[] = {"live", "results", "compare", "history", "studies"};
   int written = 0;

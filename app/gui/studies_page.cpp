@@ -13,7 +13,6 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QPushButton>
-#include <QSplitter>
 #include <QTableView>
 #include <QTextBrowser>
 #include <QVBoxLayout>
@@ -62,8 +61,7 @@ StudiesPage::StudiesPage(StudyController* controller, QWidget* parent)
 
   m_preset = new QComboBox(this);
   m_preset->setObjectName(QStringLiteral("studyPreset"));
-  m_preset->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-  m_preset->setMinimumContentsLength(22);
+  m_preset->setSizeAdjustPolicy(QComboBox::AdjustToContents);
   m_runPreset = new QPushButton(this);
   m_runPreset->setObjectName(QStringLiteral("runPreset"));
   m_runFile = new QPushButton(this);
@@ -110,28 +108,20 @@ StudiesPage::StudiesPage(StudyController* controller, QWidget* parent)
   paper.setColor(QPalette::Text, QColor(28, 28, 28));
   m_report->setPalette(paper);
 
+  // Four studies show at once (more scroll); the grid takes the height of its rows; the report the rest.
+  m_table->setFixedHeight(m_table->horizontalHeader()->sizeHint().height() +
+                          4 * m_table->verticalHeader()->defaultSectionSize() + 2 * m_table->frameWidth());
   auto* actions = new QVBoxLayout;
   actions->addWidget(m_preset);
   actions->addWidget(m_runPreset);
   actions->addWidget(m_runFile);
-  actions->addSpacing(8);
+  actions->addStretch(1);
   actions->addWidget(m_resume);
   actions->addWidget(m_stop);
-  actions->addStretch(1);
-  auto* top = new QWidget(this);
-  auto* topLayout = new QHBoxLayout(top);
-  topLayout->setContentsMargins(0, 0, 0, 0);
-  topLayout->addWidget(m_table, 1);
-  topLayout->addLayout(actions);
+  auto* top = new QHBoxLayout;
+  top->addWidget(m_table, 1);
+  top->addLayout(actions);
 
-  auto* middle = new QWidget(this);
-  auto* middleLayout = new QVBoxLayout(middle);
-  middleLayout->setContentsMargins(0, 0, 0, 0);
-  middleLayout->addWidget(m_heading);
-  middleLayout->addWidget(m_progress);
-  middleLayout->addWidget(m_gridView, 1);
-
-  auto* bottom = new QWidget(this);
   auto* reportHead = new QGridLayout;
   reportHead->addWidget(m_recommendation, 0, 0, 1, 2);
   reportHead->addWidget(m_reportLanguageLabel, 0, 2);
@@ -140,22 +130,16 @@ StudiesPage::StudiesPage(StudyController* controller, QWidget* parent)
   reportHead->addWidget(m_commandLabel, 1, 0);
   reportHead->addWidget(m_command, 1, 1, 1, 4);
   reportHead->setColumnStretch(1, 1);
-  auto* bottomLayout = new QVBoxLayout(bottom);
-  bottomLayout->setContentsMargins(0, 0, 0, 0);
-  bottomLayout->addLayout(reportHead);
-  bottomLayout->addWidget(m_report, 1);
 
-  auto* splitter = new QSplitter(Qt::Vertical, this);
-  splitter->setChildrenCollapsible(false);
-  splitter->addWidget(top);
-  splitter->addWidget(middle);
-  splitter->addWidget(bottom);
-  splitter->setStretchFactor(0, 2);
-  splitter->setStretchFactor(1, 3);
-  splitter->setStretchFactor(2, 5);
-  splitter->setSizes({150, 200, 360});
   auto* layout = new QVBoxLayout(this);
-  layout->addWidget(splitter);
+  layout->addLayout(top);
+  layout->addSpacing(6);
+  layout->addWidget(m_heading);
+  layout->addWidget(m_progress);
+  layout->addWidget(m_gridView);
+  layout->addSpacing(6);
+  layout->addLayout(reportHead);
+  layout->addWidget(m_report, 1);
 
   connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
           [this](const QModelIndex& current) {
@@ -164,6 +148,8 @@ StudiesPage::StudiesPage(StudyController* controller, QWidget* parent)
             }
             updateButtons();
           });
+  connect(m_preset, &QComboBox::currentIndexChanged, this,
+          [this] { m_preset->setToolTip(m_preset->currentData(Qt::ToolTipRole).toString()); });
   connect(m_runPreset, &QPushButton::clicked, this, [this] {
     if (m_preset->currentIndex() >= 0) startStudy(m_preset->currentData().toString());
   });
@@ -270,18 +256,18 @@ void StudiesPage::refillPresets() {
   m_preset->clear();
   const std::string language(reportLanguageCode(uiLanguage()));
   for (const std::string& name : listStudyPresets()) {
-    QString text = QString::fromStdString(name);
+    QString title;
     try {
-      const StudySpec spec = loadStudy(name);
-      const std::string title = localized(spec.title, language, std::string());
-      if (!title.empty()) text += QStringLiteral(" — ") + QString::fromStdString(title);
+      title = QString::fromStdString(localized(loadStudy(name).title, language, std::string()));
     } catch (const Error&) {
       // A broken preset still lists; running it says what is wrong.
     }
-    m_preset->addItem(text, QString::fromStdString(name));
+    m_preset->addItem(QString::fromStdString(name), QString::fromStdString(name));
+    m_preset->setItemData(m_preset->count() - 1, title, Qt::ToolTipRole);
   }
   const int index = m_preset->findData(chosen.isEmpty() ? QStringLiteral("smoke") : chosen);
   if (index >= 0) m_preset->setCurrentIndex(index);
+  m_preset->setToolTip(m_preset->currentData(Qt::ToolTipRole).toString());
 }
 
 void StudiesPage::updateButtons() {
