@@ -912,6 +912,10 @@
         <source>Choose a study first, then export its report.</source>
         <translation>Choose a study first, then export its report.</translation>
     </message>
+    <message>
+        <source>The smoke preset shows a whole study in about a minute on any machine: two configurations of the bundled engine&apos;s timing simulator, each on a small profile, then the faster one beside the baseline on a second profile.</source>
+        <translation>The smoke preset shows a whole study in about a minute on any machine: two configurations of the bundled engine&apos;s timing simulator, each on a small profile, then the faster one beside the baseline on a second profile.</translation>
+    </message>
 </context>
 <context>
     <name>ayar::StudyGridModel</name>

@@ -909,6 +909,10 @@
         <source>Choose a study first, then export its report.</source>
         <translation>Önce bir çalışma seçin, sonra raporunu dışa aktarın.</translation>
     </message>
+    <message>
+        <source>The smoke preset shows a whole study in about a minute on any machine: two configurations of the bundled engine&apos;s timing simulator, each on a small profile, then the faster one beside the baseline on a second profile.</source>
+        <translation>Hazır smoke çalışması, bir çalışmanın tamamını her makinede yaklaşık bir dakikada gösterir: paketli motorun zamanlama simülatörünün iki yapılandırması, her biri küçük bir profilde; ardından daha hızlı olan, temel yapılandırmanın yanında ikinci bir profilde.</translation>
+    </message>
 </context>
 <context>
     <name>ayar::StudyGridModel</name>

@@ -237,6 +237,10 @@ void StudiesPage::retranslate() {
   m_reportLanguageLabel->setText(tr("Report language"));
   m_export->setText(tr("Export report…"));
   m_export->setToolTip(tr("PDF, HTML, Markdown, CSV or JSON, in the report language beside it"));
+  m_report->setPlaceholderText(
+      tr("The smoke preset shows a whole study in about a minute on any machine: two configurations of "
+         "the bundled engine's timing simulator, each on a small profile, then the faster one beside "
+         "the baseline on a second profile."));
   m_grid->setLanguage(uiLanguage(), QLocale());
   if (!m_reportLanguageChosen)
     m_reportLanguage->setCurrentIndex(uiLanguage() == ReportLanguage::Turkish ? 1 : 0);
@@ -390,6 +394,7 @@ void StudiesPage::refreshGrid() {
     m_heading->setText(tr("No study shown: run a preset or a study file, or choose a study in the list."));
     m_progress->clear();
     m_progress->hide();
+    m_gridView->hide();
     return;
   }
   std::vector<StudyCell> cells;
@@ -410,6 +415,7 @@ void StudiesPage::refreshGrid() {
     if (const auto value = storedFigure(run, m_spec->decidingFigure)) figures[run.id] = *value;
   }
   m_grid->setCells(cells, figures);
+  m_gridView->show();
   m_cellTotal = static_cast<int>(cells.size());
   // The recommendation once every option cell has run (follow-up cells exist from then on).
   const bool optionsDone = std::none_of(cells.begin(), cells.end(), [](const StudyCell& cell) {
