@@ -1,6 +1,7 @@
 #include "app/gui/headless_report.h"
 
 #include "app/gui/stored_run.h"
+#include "app/gui/study_report_charts.h"
 #include "app/report/report_export.h"
 #include "core/error.h"
 #include "core/metrics/latency_values.h"
@@ -72,7 +73,10 @@ QString writeHeadlessReport(const std::filesystem::path& storePath, const QStrin
       const qint64 id = what.mid(6).toLongLong(&ok);
       if (!ok || id <= 0)
         throw Error("--report " + what.toStdString() + ": give study:ID with a study's number");
-      writeReportFile(buildStudyReport(store, id, reportLanguage), {}, output, fileFormat);
+      const bool withCharts = fileFormat == ReportFileFormat::Pdf || fileFormat == ReportFileFormat::Html;
+      writeReportFile(buildStudyReport(store, id, reportLanguage),
+                      withCharts ? studyReportCharts(store, id, reportLanguage) : std::vector<ReportChart>{},
+                      output, fileFormat);
       return {};
     }
     std::vector<std::int64_t> ids;

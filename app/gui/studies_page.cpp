@@ -20,6 +20,7 @@
 #include "app/gui/history_model.h"
 #include "app/gui/study_controller.h"
 #include "app/gui/study_list_model.h"
+#include "app/gui/study_report_charts.h"
 #include "app/report/report_export.h"
 #include "core/error.h"
 #include "core/report/report_document.h"
@@ -552,8 +553,12 @@ void StudiesPage::showReport() {
 QString StudiesPage::exportReport(const QString& path) {
   if (!m_store || m_shown < 0) return tr("Choose a study first, then export its report.");
   try {
-    writeReportFile(buildStudyReport(m_store->path(), m_shown, reportLanguage()), {}, path,
-                    reportFileFormatFor(path));
+    const ReportFileFormat format = reportFileFormatFor(path);
+    const bool withCharts = format == ReportFileFormat::Pdf || format == ReportFileFormat::Html;
+    writeReportFile(buildStudyReport(m_store->path(), m_shown, reportLanguage()),
+                    withCharts ? studyReportCharts(m_store->path(), m_shown, reportLanguage())
+                               : std::vector<ReportChart>{},
+                    path, format);
   } catch (const Error& e) {
     return QString::fromUtf8(e.what());
   }

@@ -176,7 +176,11 @@ TEST(Studies, AStudyFileRunsThroughThePageFillsTheGridOpensACellsRunAndExportsIt
   EXPECT_EQ(json["data"]["study"], "gui-study");
   EXPECT_EQ(json["data"]["recommended"], "fast");
   EXPECT_TRUE(read(".md").contains(QStringLiteral("# Arayüz çalışması")));
-  EXPECT_TRUE(read(".html").contains(QStringLiteral("Arayüz çalışması")));
+  const QString html = read(".html");
+  EXPECT_TRUE(html.contains(QStringLiteral("Arayüz çalışması")));
+  // One chart per option profile: the configurations' E2EL distributions.
+  EXPECT_EQ(html.count(QStringLiteral("data:image/png;base64,")), 1);
+  EXPECT_TRUE(html.contains(QStringLiteral("E2EL birikimli dağılımı — steady")));
   EXPECT_TRUE(read(".csv").contains(QStringLiteral("daha hızlı")));
   EXPECT_TRUE(read(".pdf").startsWith(QStringLiteral("%PDF-")));
   QProcess pdftotext;

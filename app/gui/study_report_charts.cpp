@@ -1,0 +1,83 @@
+#include "app/gui/study_report_charts.h"
+
+#include "core/metrics/latency_values.h"
+#include "core/store/result_store.h"
+#include "core/study/study_runner.h"
+#include "widgets/distribution_chart.h"
+
+namespace ayar {
+
+namespace {
+
+// The per-request latency behind a deciding figure; end-to-end latency for the throughputs.
+LatencyMetric latencyOf(RunFigure figure) {
+  switch (figure) {
+    case RunFigure::MeanTtft:
+    case RunFigure::MedianTtft:
+    case RunFigure::P99Ttft:
+      return LatencyMetric::Ttft;
+    case RunFigure::MeanTpot:
+    case RunFigure::MedianTpot:
+    case RunFigure::P99Tpot:
+      return LatencyMetric::Tpot;
+    case RunFigure::MeanItl:
+    case RunFigure::MedianItl:
+    case RunFigure::P99Itl:
+      return LatencyMetric::Itl;
+    default:
+      return LatencyMetric::E2el;
+  }
+}
+
+// vLLM's short names, the same in both languages.
+const char* latencyName(LatencyMetric metric) {
+  switch (metric) {
+    case LatencyMetric::Ttft:
+      return "TTFT";
+    case LatencyMetric::Tpot:
+      return "TPOT";
+    case LatencyMetric::Itl:
+      return "ITL";
+    case LatencyMetric::E2el:
+      return "E2EL";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::vector<ReportChart> studyReportCharts(const std::filesystem::path& storePath, std::int64_t studyId,
+                                           ReportLanguage language) {
+  const StudySpec study = StudyRunner::loadStored(storePath, studyId);
+  const std::string code(reportLanguageCode(language));
+  const LatencyMetric metric = latencyOf(study.decidingFigure);
+  const QString metricName = QString::fromLatin1(latencyName(metric));
+  ResultStore store(storePath);
+  const std::vector<StudyCell> cells = store.listStudyCells(studyId);
+  std::vector<ReportChart> charts;
+  for (const ProfileSpec& profile : study.profiles) {
+    QList<Distribution> distributions;
+    for (const StudyConfiguration& configuration : study.configurations()) {
+      for (const StudyCell& cell : cells) {
+        if (cell.phase != "options" || cell.configuration != configuration.name ||
+            cell.profile != profile.name || cell.status != CellStatus::Done || !cell.runId)
+          continue;
+        distributions.append(
+            {QString::fromStdString(localized(configuration.title, code, configuration.name)),
+             latencyValuesMs(store.loadRequests(*cell.runId), metric)});
+      }
+    }
+    if (distributions.isEmpty()) continue;
+    DistributionChart chart;
+    chart.resize(900, 520);
+    chart.setAxisTitles(metricName + QStringLiteral(" (ms)"), QString(), QStringLiteral("CDF (%)"));
+    chart.setDistributions(distributions);
+    const std::string caption =
+        formatReportText(ReportText::ComparisonCdfCaption, language, {latencyName(metric)}) + " — " +
+        localized(profile.title, code, profile.name);
+    charts.push_back({QString::fromStdString(caption), chart.toImage()});
+  }
+  return charts;
+}
+
+}  // namespace ayar
