@@ -19,6 +19,7 @@
 #include "core/report/text_block.h"
 #include "core/store/store_path.h"
 #include "core/study/benchmark_run.h"
+#include "core/telemetry/gpu_monitor.h"
 
 namespace ayar::cli {
 namespace {
@@ -318,6 +319,11 @@ int runBench(const BenchFlags& flags, const Overrides& overrides, CLI::App& comm
   ProgressDisplay display;
   RunObserver observer;
   observer.onStage = [&display](const std::string& message) { display.message("ayar: " + message); };
+  // The local GPUs' utilisation, memory and power go with the run's samples when the engine runs
+  // here (started by Ayar, or a remote URL on loopback); NVML absent: nothing is sampled.
+  GpuMonitor gpus;
+  if (gpus.available() && runsOnThisMachine(spec.engine))
+    observer.extraSamples = [&gpus](double tS) { return gpus.sample(tS); };
   BenchmarkRun run(spec, observer);
 
   std::vector<RunOutcome> outcomes;
