@@ -6,6 +6,7 @@
 #include <signal.h>
 
 #include <QAbstractItemModelTester>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
@@ -109,8 +110,20 @@ TEST(Studies, AStudyFileRunsThroughThePageFillsTheGridOpensACellsRunAndExportsIt
                        }
                      }
                    });
+  // Updates come from the 100 ms timer: at most about ten a second, whatever the cells do.
   int updates = 0;
-  QObject::connect(window.studyController(), &StudyController::cellsChanged, [&] { ++updates; });
+  std::vector<qint64> updateTimes;
+  QElapsedTimer clock;
+  clock.start();
+  const auto tick = [&] {
+    if (updateTimes.empty() || clock.elapsed() - updateTimes.back() > 20)
+      updateTimes.push_back(clock.elapsed());
+  };
+  QObject::connect(window.studyController(), &StudyController::cellsChanged, [&] {
+    ++updates;
+    tick();
+  });
+  QObject::connect(window.studyController(), &StudyController::progressChanged, tick);
   QSignalSpy finished(page, &StudiesPage::studyFinished);
   const qint64 id = page->startStudy(writeStudy(dir));
   ASSERT_GT(id, 0) << window.statusText().toStdString();
@@ -122,6 +135,8 @@ TEST(Studies, AStudyFileRunsThroughThePageFillsTheGridOpensACellsRunAndExportsIt
   EXPECT_FALSE(finished.front().at(1).toBool());
   EXPECT_TRUE(finished.front().at(2).toString().isEmpty()) << finished.front().at(2).toString().toStdString();
   EXPECT_GE(updates, 2);
+  EXPECT_LE(static_cast<qint64>(updateTimes.size()), clock.elapsed() / 90 + 2)
+      << updateTimes.size() << " updates in " << clock.elapsed() << " ms";
   EXPECT_TRUE(statesSeen.count(static_cast<int>(CellStatus::Running))) << "no cell was seen running";
   EXPECT_FALSE(page->stopButton()->isEnabled());
 
