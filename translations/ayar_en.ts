@@ -231,6 +231,10 @@
         <source>Output (tok/s)</source>
         <translation>Output (tok/s)</translation>
     </message>
+    <message>
+        <source>Study</source>
+        <translation>Study</translation>
+    </message>
 </context>
 <context>
     <name>ayar::HistoryPage</name>

@@ -231,6 +231,10 @@
         <source>Output (tok/s)</source>
         <translation>Çıktı (token/sn)</translation>
     </message>
+    <message>
+        <source>Study</source>
+        <translation>Çalışma</translation>
+    </message>
 </context>
 <context>
     <name>ayar::HistoryPage</name>

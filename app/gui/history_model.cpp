@@ -68,9 +68,10 @@ std::optional<double> meanTtft(const StoredRun& run) {
 
 HistoryModel::HistoryModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void HistoryModel::setRuns(std::vector<StoredRun> runs) {
+void HistoryModel::setRuns(std::vector<StoredRun> runs, std::map<std::int64_t, std::string> studyNames) {
   beginResetModel();
   m_runs = std::move(runs);
+  m_studyNames = std::move(studyNames);
   endResetModel();
 }
 
@@ -165,6 +166,12 @@ QVariant HistoryModel::data(const QModelIndex& index, int role) const {
       return statusText(run.status);
     case Label:
       return fromStd(run.info.label);
+    case Study: {
+      if (!run.info.studyId) return {};
+      const auto it = m_studyNames.find(*run.info.studyId);
+      const QString number = QStringLiteral("#%1").arg(*run.info.studyId);
+      return it == m_studyNames.end() ? number : number + QLatin1Char(' ') + fromStd(it->second);
+    }
     case Model:
       return fromStd(run.info.servedModelName.empty() ? run.info.model : run.info.servedModelName);
     case Engine:
@@ -195,6 +202,8 @@ QVariant HistoryModel::headerData(int section, Qt::Orientation orientation, int 
       return tr("Status");
     case Label:
       return tr("Label");
+    case Study:
+      return tr("Study");
     case Model:
       return tr("Model");
     case Engine:

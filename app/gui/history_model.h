@@ -2,14 +2,18 @@
 
 #include <QAbstractTableModel>
 #include <QSortFilterProxyModel>
+#include <cstdint>
+#include <map>
+#include <string>
 #include <vector>
 
 #include "core/store/run_types.h"
 
 namespace ayar {
 
-// Every run in the store, newest first: id, date, status, label, model, engine, flags, profile,
-// requests, and the headline figures. The store is read by refresh(); filtering is HistoryFilter's.
+// Every run in the store, newest first: id, date, status, label, the study it belongs to, model,
+// engine, flags, profile, requests, and the headline figures. The store is read by refresh(); filtering is
+// HistoryFilter's.
 class HistoryModel : public QAbstractTableModel {
   Q_OBJECT
 
@@ -19,6 +23,7 @@ class HistoryModel : public QAbstractTableModel {
     Date,
     Status,
     Label,
+    Study,
     Model,
     Engine,
     Profile,
@@ -33,7 +38,8 @@ class HistoryModel : public QAbstractTableModel {
 
   explicit HistoryModel(QObject* parent = nullptr);
 
-  void setRuns(std::vector<StoredRun> runs);
+  // `studyNames`: the store's studies by id, to name the study each run belongs to.
+  void setRuns(std::vector<StoredRun> runs, std::map<std::int64_t, std::string> studyNames = {});
   const std::vector<StoredRun>& runs() const { return m_runs; }
   const StoredRun* runAt(int row) const;
   int rowOfRun(qint64 id) const;
@@ -50,10 +56,11 @@ class HistoryModel : public QAbstractTableModel {
 
  private:
   std::vector<StoredRun> m_runs;
+  std::map<std::int64_t, std::string> m_studyNames;
 };
 
-// Matches every word of the search text against a row's SearchTextRole (label, model, engine, flags,
-// profile, date, status), case-insensitively, and an optional status.
+// Matches every word of the search text against a row's SearchTextRole (label, study, model, engine,
+// flags, profile, date, status), case-insensitively, and an optional status.
 class HistoryFilter : public QSortFilterProxyModel {
   Q_OBJECT
 

@@ -376,7 +376,10 @@ std::vector<qint64> MainWindow::importFiles(const QStringList& files, QStringLis
 
 void MainWindow::refreshHistory() {
   try {
-    m_history->setRuns(m_store->listRuns());
+    std::map<std::int64_t, std::string> studyNames;
+    for (const StoredStudy& study : m_store->listStudies())
+      studyNames.emplace(study.id, study.name);
+    m_history->setRuns(m_store->listRuns(), std::move(studyNames));
   } catch (const Error& e) {
     showMessage(QString::fromUtf8(e.what()));
   }

@@ -52,6 +52,41 @@ TEST(HistoryModel, PassesTheModelTesterOnARealStore) {
   EXPECT_EQ(filter.rowCount(), 1);
 }
 
+// A run made by a study names it (number and name) in its own column, and a search for the study's
+// name finds its runs and nothing else.
+TEST(HistoryModel, RunsOfAStudyNameItAndASearchForItFindsThem) {
+  test::TempDir dir;
+  std::int64_t studyId = 0;
+  {
+    ResultStore store(dir / "ayar.db");
+    studyId = store.createStudy("latency-sweep", {});
+  }
+  for (const bool ofStudy : {true, false}) {
+    RunInfo info;
+    if (ofStudy) info.studyId = studyId;
+    RunWriter writer(dir / "ayar.db", info);
+    writer.addRecord(record(0));
+  }
+  ResultStore store(dir / "ayar.db");
+  std::map<std::int64_t, std::string> names;
+  for (const StoredStudy& study : store.listStudies())
+    names.emplace(study.id, study.name);
+  HistoryModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  model.setRuns(store.listRuns(), names);
+  ASSERT_EQ(model.rowCount(), 2);
+  QStringList studyCells;
+  for (int row = 0; row < 2; ++row)
+    studyCells.append(model.index(row, HistoryModel::Study).data().toString());
+  studyCells.sort();
+  EXPECT_EQ(studyCells, (QStringList{QString(), QStringLiteral("#%1 latency-sweep").arg(studyId)}));
+  EXPECT_EQ(model.headerData(HistoryModel::Study, Qt::Horizontal).toString(), QStringLiteral("Study"));
+  HistoryFilter filter;
+  filter.setSourceModel(&model);
+  filter.setSearchText(QStringLiteral("latency-SWEEP"));
+  EXPECT_EQ(filter.rowCount(), 1);
+}
+
 // A run whose writer died (the app was killed mid-run) lists as interrupted and opens with every
 // request it finished.
 TEST(History, ARunCutShortByACrashShowsAsInterruptedWithItsRequests) {
