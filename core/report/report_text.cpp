@@ -74,6 +74,11 @@ constexpr Phrase kPhrases[] = {
      "No option beat the baseline on {0}; the baseline stays the recommended configuration.",
      "Hiçbir seçenek {0} ölçütünde temel yapılandırmayı geçemedi; önerilen yapılandırma temel yapılandırma "
      "olarak kalır."},
+    {ReportText::StudyIncomplete,
+     "The study is not finished: {0} of the {1} cells planned so far are measured, so what follows stands "
+     "on those cells only. Resume it to measure the rest.",
+     "Çalışma tamamlanmadı: şimdiye dek planlanan {1} hücreden {0} tanesi ölçüldü; aşağıdakiler yalnızca "
+     "bu hücrelere dayanır. Kalanları ölçmek için çalışmayı sürdürün."},
     {ReportText::StudyRecommendedWhy, "{0} is the best configuration on {1} at {2}: {3}.",
      "{2} profilinde {1} ölçütünde en iyi yapılandırma {0}: {3}."},
     {ReportText::StudyNotes, "Notes", "Not"},

@@ -76,6 +76,7 @@ enum class ReportText {
   StudyBeforeAfter,
   StudyBaselineColumn,
   StudyBaselineStays,
+  StudyIncomplete,
   StudyRecommendedWhy,
   StudyNotes,
   StudyNoteLocalOptimum,

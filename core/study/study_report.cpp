@@ -1,5 +1,6 @@
 #include "core/study/study_report.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <set>
@@ -166,6 +167,15 @@ class StudyReportBuilder {
 
   void conclusion(ReportDocument& document) const {
     ReportSection& section = document.addSection(text(ReportText::StudyConclusion));
+    const auto unfinished = std::count_if(m_cells.begin(), m_cells.end(), [](const StudyCell& c) {
+      return c.status == CellStatus::Pending || c.status == CellStatus::Running;
+    });
+    if (unfinished > 0) {
+      const auto measured = std::count_if(m_cells.begin(), m_cells.end(),
+                                          [](const StudyCell& c) { return c.status == CellStatus::Done; });
+      section.blocks.push_back(ReportBlock::paragraph(
+          format(ReportText::StudyIncomplete, {std::to_string(measured), std::to_string(m_cells.size())})));
+    }
     const std::string model = m_study.baseline.model.empty() ? m_study.name : m_study.baseline.model;
     section.blocks.push_back(ReportBlock::paragraph(format(ReportText::StudyRecommendedFor, {model})));
     const StudyConfiguration* recommended = configuration(m_recommendation.configuration);
@@ -173,7 +183,7 @@ class StudyReportBuilder {
     section.blocks.push_back(
         ReportBlock::code(text(ReportText::StudyServingCommand),
                           line.empty() && recommended ? flagsLine(recommended->engine) : line));
-    if (m_recommendation.configuration == m_study.baselineName) {
+    if (m_recommendation.configuration == m_study.baselineName && unfinished == 0) {
       section.blocks.push_back(ReportBlock::paragraph(
           format(ReportText::StudyBaselineStays, {runFigureLabel(m_study.decidingFigure, m_language)})));
     } else if (recommended) {

@@ -128,6 +128,15 @@ TEST(StudyRunner, AResumedStudyRunsOnlyTheCellsNotDone) {
   cells[1].status = CellStatus::Running;
   cells[1].runId.reset();
   reader.updateStudyCell(id, cells[1]);
+  // The half-done study's report says so, in both languages, and claims no recommendation from it.
+  const std::string partial = renderMarkdown(buildStudyReport(store, id, ReportLanguage::English));
+  EXPECT_NE(partial.find("The study is not finished: 1 of the 2 cells planned so far are measured"),
+            std::string::npos)
+      << partial;
+  EXPECT_EQ(partial.find("the baseline stays the recommended configuration"), std::string::npos);
+  EXPECT_NE(renderMarkdown(buildStudyReport(store, id, ReportLanguage::Turkish))
+                .find("Çalışma tamamlanmadı: şimdiye dek planlanan 2 hücreden 1 tanesi ölçüldü"),
+            std::string::npos);
 
   std::vector<int> ran;
   StudyObserver observer;
@@ -138,6 +147,8 @@ TEST(StudyRunner, AResumedStudyRunsOnlyTheCellsNotDone) {
   EXPECT_EQ(cells[0].runId, firstRun);
   EXPECT_EQ(cells[1].status, CellStatus::Done);
   EXPECT_EQ(buildStudyReport(store, id, ReportLanguage::English).data["recommended"], "fast");
+  EXPECT_EQ(renderMarkdown(buildStudyReport(store, id, ReportLanguage::English)).find("not finished"),
+            std::string::npos);
 }
 
 // The runner beats the study's heartbeat while it works: a reader that takes three silent seconds for a
