@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -377,6 +378,38 @@ const FlagSpec* EngineTemplate::findFlag(std::string_view flagName) const {
     if (flag.matches(flagName)) return &flag;
   }
   return nullptr;
+}
+
+std::map<std::string, std::string> effectiveFlags(const EngineTemplate& engineTemplate,
+                                                  const std::vector<EngineFlag>& flags) {
+  const auto normalised = [](const FlagSpec& spec, const std::string& value) {
+    if (spec.type != FlagType::Int && spec.type != FlagType::Float) return value;
+    double number = 0.0;
+    const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), number);
+    if (error != std::errc() || end != value.data() + value.size()) return value;
+    char text[32];
+    std::snprintf(text, sizeof text, "%.17g", number);
+    return std::string(text);
+  };
+  std::map<std::string, std::string> settings;
+  for (const FlagSpec& spec : engineTemplate.flags) {
+    if (spec.defaultValue) settings[spec.name] = normalised(spec, *spec.defaultValue);
+  }
+  for (const EngineFlag& flag : flags) {
+    const FlagSpec* spec = flag.raw ? nullptr : engineTemplate.findFlag(flag.name);
+    if (!spec) {
+      settings[flag.name] = flag.value.value_or("");
+      continue;
+    }
+    if (spec->type == FlagType::Bool) {
+      const bool negated = !spec->falseFlag.empty() && flag.name == spec->falseFlag;
+      const bool on = flag.value ? (*flag.value != "false" && *flag.value != "0") : true;
+      settings[spec->name] = on != negated ? "true" : "false";
+    } else {
+      settings[spec->name] = normalised(*spec, flag.value.value_or(""));
+    }
+  }
+  return settings;
 }
 
 std::vector<std::string> EngineTemplate::reservedFlags() const {

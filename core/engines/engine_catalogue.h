@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
@@ -83,6 +84,13 @@ std::vector<FlagIssue> checkFlags(const EngineTemplate& engineTemplate, const st
 // Throws ayar::Error listing every error checkFlags() finds; warnings are returned.
 std::vector<FlagIssue> validateFlags(const EngineTemplate& engineTemplate,
                                      const std::vector<EngineFlag>& flags);
+
+// What a flag list sets, as a map from each catalogue flag's name to its value with the engine's
+// defaults filled in: bool flags read "true"/"false" whichever spelling set them, numbers in one
+// form (16384 and "16384.0" agree). Flags without a catalogue entry and raw arguments keep their text.
+// Two flag lists that give the same map start the engine the same way.
+std::map<std::string, std::string> effectiveFlags(const EngineTemplate& engineTemplate,
+                                                  const std::vector<EngineFlag>& flags);
 
 // The engine templates in a folder (resources/engines/*.json), each validated when loaded.
 class EngineCatalogue {

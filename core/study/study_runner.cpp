@@ -50,6 +50,41 @@ const ProfileSpec* findProfile(const StudySpec& study, const StudyCell& cell) {
   return nullptr;
 }
 
+// A variant that starts the engine exactly as the baseline does (its flags are the engine's defaults,
+// or the baseline's own) would spend its cells measuring the baseline again: refused at creation,
+// naming the variant, before hours of GPU time go into it.
+void refuseVariantsThatChangeNothing(const StudySpec& study, const EngineCatalogue& catalogue) {
+  const auto settings = [&](const EngineSpec& engine) -> std::optional<std::map<std::string, std::string>> {
+    if (engine.kind == EngineKind::Remote) return std::nullopt;
+    const EngineTemplate* found = catalogue.find(engine.engine);
+    if (!found) return std::nullopt;
+    return effectiveFlags(*found, engine.flags);
+  };
+  const std::vector<StudyConfiguration> configurations = study.configurations();
+  const auto baseline = std::find_if(configurations.begin(), configurations.end(),
+                                     [](const StudyConfiguration& c) { return c.baseline; });
+  if (baseline == configurations.end()) return;
+  const auto baseSettings = settings(baseline->engine);
+  if (!baseSettings) return;
+  for (const StudyConfiguration& variant : configurations) {
+    if (variant.baseline) continue;
+    EngineSpec a = variant.engine, b = baseline->engine;
+    a.flags.clear();
+    b.flags.clear();
+    if (!(a == b)) continue;  // another engine, model or device
+    if (settings(variant.engine) != baseSettings) continue;
+    std::string flags;
+    for (const EngineFlag& flag : variant.engine.flags)
+      flags += (flags.empty() ? "" : " ") + flag.name + (flag.value ? "=" + *flag.value : "");
+    throw Error(
+        "study '" + study.name + "': variant '" + variant.name +
+        "' starts the engine exactly as the baseline does (" +
+        (flags.empty() ? std::string("no flags") : flags) +
+        ": the engine's defaults or the baseline's own values), so it would measure the baseline again. "
+        "Change a value in its flags, or remove the variant");
+  }
+}
+
 // Beats the study's heartbeat in the store every two seconds while the runner works, so that a runner
 // that died on another host (a shared store) is seen as such; stops with the runner.
 class StudyHeartbeat {
@@ -164,6 +199,7 @@ std::optional<double> storedFigure(const StoredRun& run, RunFigure figure) {
 
 std::int64_t StudyRunner::create(const StudySpec& study, const std::filesystem::path& storePath) {
   study.validate();
+  refuseVariantsThatChangeNothing(study, EngineCatalogue::loadDefault());
   ResultStore store(storePath);
   const std::int64_t id = store.createStudy(study.name, studyToJson(study));
   std::vector<StudyCell> cells;

@@ -256,6 +256,25 @@ TEST(FlagValidation, AcceptsWellFormedValues) {
                   .empty());
 }
 
+// Flag lists that start the engine the same way give the same settings: a switch and its "true", a
+// negation and "false", a default spelled out and left out, 16384 and "16384.0".
+TEST(EffectiveFlags, SpellingsOfTheSameSettingsAgreeAndDefaultsFillIn) {
+  const EngineTemplate& ayar = shipped().at("ayar");
+  const auto defaults = effectiveFlags(ayar, {});
+  EXPECT_EQ(defaults.at("--enable-prefix-caching"), "true");
+  EXPECT_EQ(defaults.at("--max-num-seqs"), "256");
+  EXPECT_EQ(effectiveFlags(ayar, {EngineFlag::toggle("--enable-prefix-caching"),
+                                  EngineFlag::option("--max-num-seqs", "256")}),
+            defaults);
+  EXPECT_EQ(effectiveFlags(ayar, {EngineFlag::toggle("--no-enable-prefix-caching")}),
+            effectiveFlags(ayar, {EngineFlag::option("--enable-prefix-caching", "false")}));
+  EXPECT_NE(effectiveFlags(ayar, {EngineFlag::toggle("--no-enable-prefix-caching")}), defaults);
+  EXPECT_EQ(effectiveFlags(ayar, {EngineFlag::option("--max-num-batched-tokens", "16384")}),
+            effectiveFlags(ayar, {EngineFlag::option("--max-num-batched-tokens", "16384.0")}));
+  EXPECT_NE(effectiveFlags(ayar, {EngineFlag::option("--max-num-batched-tokens", "16384")}), defaults);
+  EXPECT_EQ(effectiveFlags(ayar, {EngineFlag::rawArgument("--foo=bar")}).at("--foo=bar"), "");
+}
+
 TEST(FlagValidation, WrongValuesAreErrorsNamingTheFlag) {
   const auto issues =
       checkFlags(shipped().at("vllm"), {

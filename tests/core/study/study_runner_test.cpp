@@ -171,6 +171,34 @@ TEST(StudyRunner, BeatsTheStudysHeartbeatWhileItRuns) {
   EXPECT_EQ(ResultStore(store).findStudy(id)->status, RunStatus::Completed);
 }
 
+// A variant whose flags are the engine's defaults (prefix caching is on by default) would measure the
+// baseline again: the study is refused before it starts, naming the variant. The shipped presets pass.
+TEST(StudyRunner, AVariantThatChangesNothingIsRefusedNamingIt) {
+  test::TempDir dir;
+  StudySpec study = studyFromJson(nlohmann::json::parse(R"({
+    "name": "no-op",
+    "baseline": {"engine": {"kind": "bundled", "model": "qwen3-0.6b", "device": "sim"}},
+    "variants": [{"name": "prefix-caching", "add_flags": ["--enable-prefix-caching"]},
+                 {"name": "more-seqs", "add_flags": [{"name": "--max-num-seqs", "value": 512}]}],
+    "profiles": [{"name": "p", "dataset_name": "random", "num_prompts": 2}]
+  })"),
+                                  "test study");
+  try {
+    StudyRunner::create(study, dir / "ayar.db");
+    FAIL() << "a variant equal to the baseline was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(
+        std::string(e.what()).find("variant 'prefix-caching' starts the engine exactly as the baseline"),
+        std::string::npos)
+        << e.what();
+  }
+  EXPECT_TRUE(ResultStore(dir / "ayar.db").listStudies().empty());
+  study.variants.erase(study.variants.begin());
+  EXPECT_GT(StudyRunner::create(study, dir / "ayar.db"), 0);
+  for (const std::string& preset : listStudyPresets())
+    EXPECT_GT(StudyRunner::create(loadStudy(preset), dir / "ayar.db"), 0) << preset;
+}
+
 TEST(StudyRunner, AnUnknownStudyIsAnErrorNamingIt) {
   test::TempDir dir;
   try {
