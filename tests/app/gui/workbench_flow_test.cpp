@@ -158,6 +158,41 @@ TEST(Workbench, TwoSimRunsFillTheLiveChartsAndResultsAndCompareAsTheirTimingsSay
             flags.end());
 }
 
+// The GPU chart of the Live area, fed through the run controller's extra sampler as NVML feeds it on a
+// GPU host (core/telemetry's GpuMonitor; there is no driver here): known gauges, once a second, drawn
+// on the chart while the run goes and stored with the run.
+TEST(Workbench, GpuGaugesSampledDuringARunAreChartedAndStored) {
+  test::clearSettings();
+  test::TempDir dir;
+  MainWindow window({dir / "ayar.db", QStringLiteral("en")});
+  window.show();
+  window.livePage()->setGpuAvailable(true);
+  EXPECT_TRUE(window.livePage()->gpuChart()->isVisible());
+  window.controller()->setExtraSampler([](double tS) {
+    return std::vector<Sample>{
+        {tS, "gpu0.utilization", 90.0}, {tS, "gpu0.memory_used", 120.5}, {tS, "gpu0.power", 650.0 + tS}};
+  });
+  window.setupPanel()->setRunSpec(test::simRunSpec(30, 4, 300, 100.0, "gpu"));  // about 3 s of load
+  const qint64 run = runToTheEnd(window);
+  ASSERT_GT(run, 0);
+  TimeSeriesChart* gpu = window.livePage()->gpuChart();
+  const QList<QPointF> utilisation = gpu->shownPoints(0), memory = gpu->shownPoints(1),
+                       power = gpu->shownPoints(2);
+  ASSERT_GE(utilisation.size(), 2);
+  EXPECT_EQ(memory.size(), utilisation.size());
+  for (int i = 0; i < utilisation.size(); ++i) {
+    EXPECT_DOUBLE_EQ(utilisation[i].y(), 90.0);
+    EXPECT_DOUBLE_EQ(memory[i].y(), 120.5);
+    EXPECT_DOUBLE_EQ(power[i].y(), 650.0 + power[i].x());
+  }
+  int stored = 0;
+  for (const Sample& sample : window.store().loadSamples(run))
+    stored += sample.name == "gpu0.power" ? 1 : 0;
+  EXPECT_EQ(stored, utilisation.size());
+  window.livePage()->setGpuAvailable(false);
+  EXPECT_FALSE(gpu->isVisible());
+}
+
 TEST(Workbench, StopKeepsWhatWasMeasuredAndTheRunListsAsStopped) {
   test::clearSettings();
   test::TempDir dir;
