@@ -43,7 +43,7 @@ serve_bench() {  # LABEL MODEL ENGINE_ARGS... -- BENCH_ARGS...
   echo "== ayar-cli bench: $label"
   "$bin/ayar-cli" bench --engine bundled --device cuda --model "$model" --tokenizer "$tokenizer" \
     "${engine_args[@]}" --engine-log "$out/engine-$label.log" --no-store --disable-tqdm \
-    --percentile-metrics ttft,tpot,itl,e2el --save-result --result-dir "$out" \
+    --percentile-metrics ttft,tpot,itl,e2el --save-result --save-detailed --result-dir "$out" \
     --result-filename "$label.json" --label "$label" "${bench_args[@]}" 2>&1 | tee "$out/bench-$label.txt" |
     grep -E "Successful requests|Benchmark duration|Total token throughput|Output token throughput|Mean (TTFT|TPOT|E2EL)|Failed|error" ||
     status=1

@@ -86,14 +86,15 @@ void ChartWidget::setDark(bool dark) {
 
 QColor ChartWidget::seriesColor(int index) const {
   // Okabe-Ito colours, distinguishable with colour-blindness; lighter variants on dark backgrounds.
-  static const QColor light[] = {QColor(0, 114, 178),   QColor(213, 94, 0),   QColor(0, 158, 115),
-                                 QColor(204, 121, 167), QColor(86, 180, 233), QColor(230, 159, 0),
-                                 QColor(80, 80, 80)};
-  static const QColor dark[] = {QColor(86, 180, 233),  QColor(240, 140, 60), QColor(60, 210, 160),
-                                QColor(230, 160, 200), QColor(240, 228, 66), QColor(230, 159, 0),
-                                QColor(220, 220, 220)};
-  const int n = static_cast<int>(std::size(light));
-  return (m_dark ? dark : light)[((index % n) + n) % n];
+  static constexpr QRgb light[] = {qRgb(0, 114, 178),   qRgb(213, 94, 0),   qRgb(0, 158, 115),
+                                   qRgb(204, 121, 167), qRgb(86, 180, 233), qRgb(230, 159, 0),
+                                   qRgb(80, 80, 80)};
+  static constexpr QRgb dark[] = {qRgb(86, 180, 233),  qRgb(240, 140, 60), qRgb(60, 210, 160),
+                                  qRgb(230, 160, 200), qRgb(240, 228, 66), qRgb(230, 159, 0),
+                                  qRgb(220, 220, 220)};
+  constexpr int n = static_cast<int>(std::size(light));
+  const int slot = ((index % n) + n) % n;
+  return QColor(m_dark ? dark[slot] : light[slot]);
 }
 
 void ChartWidget::connectLegendMarkers() {

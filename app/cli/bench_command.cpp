@@ -13,12 +13,14 @@
 
 #include "app/cli/progress_display.h"
 #include "core/engines/engine_catalogue.h"
+#include "core/engines/engine_launcher.h"
 #include "core/error.h"
 #include "core/metrics/run_summary.h"
 #include "core/report/result_json.h"
 #include "core/report/text_block.h"
 #include "core/store/store_path.h"
 #include "core/study/benchmark_run.h"
+#include "core/telemetry/gpu_monitor.h"
 
 namespace ayar::cli {
 namespace {
@@ -224,8 +226,21 @@ int runBench(const BenchFlags& flags, const Overrides& overrides, CLI::App& comm
   if (engine == "bundled" || engine == "ayar") {
     spec.engine.kind = EngineKind::Bundled;
     spec.engine.engine = "ayar";
-    spec.engine.model = flags.model.empty() ? "qwen3-tiny" : flags.model;
+    spec.engine.model = flags.model;
     spec.engine.device = flags.device;
+    if (flags.model.empty()) {
+      // The default model fits the device: qwen3-8b (dummy weights) where the engine picks a GPU,
+      // qwen3-tiny on a CPU.
+      spec.engine.model = "qwen3-tiny";
+      if (flags.device == "auto" || flags.device == "cuda") {
+        const std::string picked = bundledEngineDevice(flags.engineExecutable);
+        if (picked.starts_with("cuda")) {
+          spec.engine.model = "qwen3-8b";
+          std::cerr << "no --model given: the bundled engine runs on this machine's GPU (" << picked.substr(5)
+                    << "): using qwen3-8b with dummy weights\n";
+        }
+      }
+    }
   } else if (engine == "remote") {
     spec.engine.kind = EngineKind::Remote;
     spec.engine.model = flags.model;
@@ -266,6 +281,10 @@ int runBench(const BenchFlags& flags, const Overrides& overrides, CLI::App& comm
       (spec.engine.device == "cpu" || spec.engine.device == "auto") && spec.engine.model == "qwen3-tiny") {
     profileName = "cpu-quick";
     std::cerr << "no --load-profile given: using cpu-quick, sized for the bundled qwen3-tiny on a CPU\n";
+  } else if (profileName.empty() && spec.engine.kind == EngineKind::Bundled && !datasetFlagGiven &&
+             flags.model.empty() && spec.engine.model == "qwen3-8b") {
+    profileName = "gpu-quick";
+    std::cerr << "no --load-profile given: using gpu-quick, 240 ShareGPT-like requests at 8/s\n";
   }
   spec.profile = profileName.empty() ? ProfileSpec{} : loadProfile(profileName);
   for (const auto& [option, apply] : overrides) {
@@ -318,6 +337,11 @@ int runBench(const BenchFlags& flags, const Overrides& overrides, CLI::App& comm
   ProgressDisplay display;
   RunObserver observer;
   observer.onStage = [&display](const std::string& message) { display.message("ayar: " + message); };
+  // The local GPUs' utilisation, memory and power go with the run's samples when the engine runs
+  // here (started by Ayar, or a remote URL on loopback); NVML absent: nothing is sampled.
+  GpuMonitor gpus;
+  if (gpus.available() && runsOnThisMachine(spec.engine))
+    observer.extraSamples = [&gpus](double tS) { return gpus.sample(tS); };
   BenchmarkRun run(spec, observer);
 
   std::vector<RunOutcome> outcomes;

@@ -22,7 +22,6 @@
 #include <cmath>
 
 #include "app/gui/compare_page.h"
-#include "app/gui/gpu_monitor.h"
 #include "app/gui/history_model.h"
 #include "app/gui/history_page.h"
 #include "app/gui/language.h"
@@ -35,6 +34,7 @@
 #include "core/interop/result_import.h"
 #include "core/store/result_store.h"
 #include "core/store/store_path.h"
+#include "core/telemetry/gpu_monitor.h"
 #include "widgets/engine_flag_form.h"
 
 namespace ayar {

@@ -75,7 +75,8 @@ quint64 RunController::start(RunSpec spec) {
       s->log.append(QString::fromUtf8(line.data(), static_cast<qsizetype>(line.size())));
     }
   };
-  observer.extraSamples = m_extraSampler;
+  // This machine's GPUs belong to the run only when the engine serves from here.
+  if (runsOnThisMachine(spec.engine)) observer.extraSamples = m_extraSampler;
   shared->run = std::make_unique<BenchmarkRun>(std::move(spec), std::move(observer));
 
   QThread* thread = QThread::create([shared] {

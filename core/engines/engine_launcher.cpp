@@ -206,10 +206,10 @@ std::string EngineLauncher::displayCommand() const {
                             m_apiKey.empty() ? std::vector<std::string>{} : std::vector{m_apiKey});
 }
 
-std::string EngineLauncher::findBundledEngine() const {
-  const std::string name = m_template.executable;
-  if (!m_options.bundledEngine.empty()) return findExecutable(m_options.bundledEngine.string(), "").string();
-  if (!m_spec.executable.empty()) return findExecutable(m_spec.executable, currentPathVariable()).string();
+namespace {
+
+// ayar-engine (or the template's name) beside this executable, else in PATH.
+std::string findBesideUsOrInPath(const std::string& name) {
   const std::filesystem::path exe = currentExecutablePath();
   if (!exe.empty()) {
     const auto besideUs = exe.parent_path() / name;
@@ -221,6 +221,31 @@ std::string EngineLauncher::findBundledEngine() const {
     throw Error("The bundled engine " + name + " was not found next to " +
                 (exe.empty() ? std::string("this program") : exe.parent_path().string()) + " nor in PATH (" +
                 currentPathVariable() + "). Build the " + name + " target or install Ayar with it.");
+  }
+}
+
+}  // namespace
+
+std::string EngineLauncher::findBundledEngine() const {
+  if (!m_options.bundledEngine.empty()) return findExecutable(m_options.bundledEngine.string(), "").string();
+  if (!m_spec.executable.empty()) return findExecutable(m_spec.executable, currentPathVariable()).string();
+  return findBesideUsOrInPath(m_template.executable);
+}
+
+std::string bundledEngineDevice(const std::filesystem::path& bundledEngine) {
+  try {
+    const std::string engine = bundledEngine.empty() ? findBesideUsOrInPath("ayar-engine")
+                                                     : findExecutable(bundledEngine.string(), "").string();
+    ProcessOptions options;
+    options.args = {engine, "device"};
+    options.tailLines = 4;
+    Process probe(std::move(options));
+    const std::optional<ProcessExit> exit = probe.wait(std::chrono::seconds(30));
+    if (!exit || !exit->succeeded()) return {};
+    const std::vector<std::string> lines = probe.tail();
+    return lines.empty() ? std::string() : lines.back();
+  } catch (const Error&) {
+    return {};
   }
 }
 

@@ -96,6 +96,11 @@ class EngineLauncher {
 // Throws ayar::Error when the host cannot be bound.
 int pickFreePort(const std::string& host = "127.0.0.1");
 
+// What the bundled engine's `--device auto` picks on this machine: the line `ayar-engine device`
+// prints ("cuda NVIDIA H200 139.8 GiB", "cpu no CUDA driver ..."). `bundledEngine` as in
+// LaunchOptions (empty: next to this executable, else in PATH). Empty when it cannot be run.
+std::string bundledEngineDevice(const std::filesystem::path& bundledEngine = {});
+
 // The outcome of one HTTP request, for health checks and small API calls.
 struct HttpProbe {
   int status = 0;     // 0 when no response came

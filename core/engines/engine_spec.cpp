@@ -111,6 +111,19 @@ EngineFlag EngineFlag::fromArgument(const std::string& argument) {
   return rawArgument(argument);
 }
 
+bool runsOnThisMachine(const EngineSpec& spec) {
+  if (spec.kind != EngineKind::Remote) return true;
+  std::string_view host = spec.baseUrl;
+  if (const auto scheme = host.find("://"); scheme != std::string_view::npos) host.remove_prefix(scheme + 3);
+  host = host.substr(0, host.find('/'));
+  if (host.starts_with('[')) {
+    host = host.substr(1, host.find(']') - 1);  // [::1]:8000
+  } else {
+    host = host.substr(0, host.find(':'));
+  }
+  return host == "localhost" || host == "::1" || host.starts_with("127.");
+}
+
 std::string_view toString(EngineKind kind) {
   switch (kind) {
     case EngineKind::Bundled:

@@ -77,6 +77,10 @@ struct EngineSpec {
   bool operator==(const EngineSpec&) const = default;
 };
 
+// Whether the engine serves from this machine: Ayar starts it (bundled, external), or a remote URL names
+// loopback (127.0.0.0/8, localhost, ::1). Only then do this machine's GPUs belong to the run.
+bool runsOnThisMachine(const EngineSpec& spec);
+
 // JSON with snake_case keys (kind, engine, model, served_model_name, device, host, port, flags,
 // executable, environment, base_url, api_key_env). The API key is never written; reading a document
 // that holds one ("api_key") is an error, so that a key pasted into a file is noticed.

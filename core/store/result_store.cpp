@@ -89,14 +89,19 @@ struct ResultStore::Impl {
 };
 
 void ResultStore::Impl::markStudiesInterrupted(const std::string& host) {
-  // A study has no heartbeat: only a runner known dead (this host, its process gone) is marked.
+  // A runner known dead (this host, its process gone), or silent for longer than staleHeartbeatAfter
+  // (any host; a study without a heartbeat predates it and is judged by its process only).
+  const double now = unixTimeNowS();
+  const double staleAfter = static_cast<double>(options.staleHeartbeatAfter.count());
   std::vector<std::int64_t> dead;
   {
-    auto running = connection.prepare("SELECT id, pid, hostname FROM studies WHERE status = 'running'");
+    auto running =
+        connection.prepare("SELECT id, pid, hostname, heartbeat_at FROM studies WHERE status = 'running'");
     while (running.step()) {
-      if (running.columnText(2) == host && !processAlive(running.columnInt(1))) {
-        dead.push_back(running.columnInt(0));
-      }
+      const bool runnerGone = running.columnText(2) == host && !processAlive(running.columnInt(1));
+      const std::optional<double> heartbeat = optionalDouble(running, 3);
+      const bool silent = heartbeat && now - *heartbeat > staleAfter;
+      if (runnerGone || silent) dead.push_back(running.columnInt(0));
     }
   }
   try {
@@ -369,9 +374,20 @@ bool ResultStore::setStudyStatus(std::int64_t id, RunStatus status) {
   }
   // Running (again, on resume): this process is now the one to watch.
   auto update = m_impl->connection.prepare(
-      "UPDATE studies SET status = 'running', pid = ?1, hostname = ?2 WHERE id = ?3");
-  update.bind(1, currentProcessId()).bind(2, currentHostName()).bind(3, id);
+      "UPDATE studies SET status = 'running', pid = ?1, hostname = ?2, heartbeat_at = ?3 WHERE id = ?4");
+  update.bind(1, currentProcessId()).bind(2, currentHostName()).bind(3, unixTimeNowS()).bind(4, id);
   update.run();
+  return m_impl->connection.changes() > 0;
+}
+
+bool ResultStore::beatStudy(std::int64_t id) {
+  std::lock_guard lock(m_impl->mutex);
+  // Also brings back a study marked interrupted while its runner was only slow (a suspended machine).
+  auto beat = m_impl->connection.prepare(
+      "UPDATE studies SET heartbeat_at = ?1, status = 'running' WHERE id = ?2 AND status IN ('running', "
+      "'interrupted') AND pid = ?3 AND hostname = ?4");
+  beat.bind(1, unixTimeNowS()).bind(2, id).bind(3, currentProcessId()).bind(4, currentHostName());
+  beat.run();
   return m_impl->connection.changes() > 0;
 }
 

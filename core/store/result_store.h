@@ -74,6 +74,10 @@ class ResultStore {
   std::int64_t createStudy(std::string_view name, const nlohmann::json& spec);
   std::vector<StoredStudy> listStudies();
   bool setStudyStatus(std::int64_t id, RunStatus status);
+  // The runner's heartbeat (setStudyStatus(Running) made this process the runner): a study whose
+  // heartbeat is older than StoreOptions::staleHeartbeatAfter lists as interrupted, on any host. A beat
+  // after that brings it back. False when this process is not the study's runner.
+  bool beatStudy(std::int64_t id);
   bool deleteStudy(std::int64_t id);  // its runs stay, without the link
   std::optional<StoredStudy> findStudy(std::int64_t id);
   // Adds the cells whose index the study does not have yet (the follow-up cells come once the

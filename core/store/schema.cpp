@@ -115,6 +115,11 @@ CREATE TABLE study_cells (
 ALTER TABLE studies ADD COLUMN pid INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE studies ADD COLUMN hostname TEXT NOT NULL DEFAULT '';
 )sql"},
+    // The runner's heartbeat, so that a study run from another host (a shared store) whose runner went
+    // silent lists as interrupted too.
+    {4, R"sql(
+ALTER TABLE studies ADD COLUMN heartbeat_at REAL;
+)sql"},
 };
 
 }  // namespace

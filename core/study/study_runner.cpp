@@ -3,10 +3,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <deque>
 #include <fstream>
 #include <map>
+#include <mutex>
+#include <thread>
 
 #include "core/engines/engine_catalogue.h"
 #include "core/error.h"
@@ -45,6 +49,41 @@ const ProfileSpec* findProfile(const StudySpec& study, const StudyCell& cell) {
   }
   return nullptr;
 }
+
+// Beats the study's heartbeat in the store every two seconds while the runner works, so that a runner
+// that died on another host (a shared store) is seen as such; stops with the runner.
+class StudyHeartbeat {
+ public:
+  StudyHeartbeat(ResultStore& store, std::int64_t studyId)
+      : m_thread([this, &store, studyId] {
+          std::unique_lock lock(m_mutex);
+          while (!m_wake.wait_for(lock, std::chrono::seconds(2), [this] { return m_stop; })) {
+            lock.unlock();
+            try {
+              store.beatStudy(studyId);
+            } catch (const Error&) {
+              // A busy or read-only file: the next beat tries again.
+            }
+            lock.lock();
+          }
+        }) {}
+  ~StudyHeartbeat() {
+    {
+      std::lock_guard lock(m_mutex);
+      m_stop = true;
+    }
+    m_wake.notify_all();
+    m_thread.join();
+  }
+  StudyHeartbeat(const StudyHeartbeat&) = delete;
+  StudyHeartbeat& operator=(const StudyHeartbeat&) = delete;
+
+ private:
+  std::mutex m_mutex;
+  std::condition_variable m_wake;
+  bool m_stop = false;
+  std::thread m_thread;
+};
 
 }  // namespace
 
@@ -216,6 +255,7 @@ void StudyRunner::run() {
   const std::vector<StudyConfiguration> configurations = study.configurations();
   ResultStore store(m_storePath);
   store.setStudyStatus(m_studyId, RunStatus::Running);
+  const StudyHeartbeat heartbeat(store, m_studyId);
   const auto stage = [&](const std::string& message) {
     if (m_observer.onStage) m_observer.onStage(message);
   };

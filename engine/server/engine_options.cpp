@@ -57,6 +57,10 @@ CommandLineOutcome parseEngineCommandLine(int argc, const char* const* argv, Eng
       "serve",
       "Serve MODEL over HTTP: /v1/completions, /v1/chat/completions, /v1/models, /health, /metrics.");
   serve->option_defaults()->always_capture_default();
+  CLI::App* device = app.add_subcommand(
+      "device",
+      "Print the device `serve --device auto` picks on this machine, one line: 'cuda GPU-NAME MEMORY' or "
+      "'cpu WHY-NO-GPU'.");
 
   serve
       ->add_option(
@@ -145,6 +149,7 @@ CommandLineOutcome parseEngineCommandLine(int argc, const char* const* argv, Eng
 
   try {
     app.parse(argc, argv);
+    if (device->parsed()) return {.serve = false, .exitCode = 0, .printDevice = true};
     options.simProfileGiven = serve->count("--sim-profile") > 0;
     if (!kvCacheMemory.empty()) {
       options.kvCacheMemoryBytes = parseByteCount(kvCacheMemory);

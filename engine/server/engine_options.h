@@ -42,6 +42,7 @@ struct EngineOptions {
 struct CommandLineOutcome {
   bool serve = false;  // false: exit with exitCode (help, version, or an error already printed)
   int exitCode = 0;
+  bool printDevice = false;  // `ayar-engine device`: print what --device auto picks, then exit
 };
 
 // Parses argv. Help and --version print to stdout (exit 0); a bad flag prints one line to stderr that

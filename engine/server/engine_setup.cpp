@@ -259,6 +259,19 @@ std::string cudaUnavailableReason() {
 #endif
 }
 
+std::string describeAutoDevice() {
+  const std::string problem = cudaUnavailableReason();
+  if (!problem.empty()) return "cpu " + problem;
+  std::string line = "cuda";
+#ifdef AYAR_HAS_CUDA
+  const CudaDeviceInfo gpu = probeCudaDevice();
+  char memory[32];
+  std::snprintf(memory, sizeof memory, " %.1f GiB", static_cast<double>(gpu.totalBytes) / (1 << 30));
+  line += " " + gpu.name + memory;
+#endif
+  return line;
+}
+
 std::int64_t availableHostMemoryBytes() {
   std::ifstream meminfo("/proc/meminfo");
   std::string line;

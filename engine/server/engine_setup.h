@@ -54,6 +54,9 @@ std::int64_t availableHostMemoryBytes();
 // present, else why not.
 bool cudaBackendBuilt();
 std::string cudaUnavailableReason();
+// What `--device auto` picks here, as `ayar-engine device` prints it: "cuda NVIDIA H200 139.8 GiB" or
+// "cpu no CUDA driver is installed (...)".
+std::string describeAutoDevice();
 
 // Loads (or seeds) the weights and creates the backend of the plan.
 std::unique_ptr<Backend> createBackend(const EnginePlan& plan, std::uint64_t seed);

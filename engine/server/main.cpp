@@ -197,6 +197,10 @@ int serve(const EngineOptions& options) {
 int main(int argc, char** argv) {
   EngineOptions options;
   const CommandLineOutcome outcome = parseEngineCommandLine(argc, argv, options);
+  if (outcome.printDevice) {
+    std::printf("%s\n", describeAutoDevice().c_str());
+    return 0;
+  }
   if (!outcome.serve) return outcome.exitCode;
   return serve(options);
 }

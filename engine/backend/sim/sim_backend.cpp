@@ -7,6 +7,7 @@
 #include <thread>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include "core/error.h"
 
@@ -113,8 +114,22 @@ class SimBackend final : public Backend {
       std::this_thread::sleep_until(start + fromMs(stepMilliseconds(m_profile, batch.size())));
     }
     if (m_profile.kind == SimProfile::Kind::kRoofline && !batch.empty()) {
-      std::this_thread::sleep_until(start +
-                                    fromMs(1e3 * rooflineStepCost(m_model, m_profile, batch).seconds));
+      const Clock::duration cost = fromMs(1e3 * rooflineStepCost(m_model, m_profile, batch).seconds);
+      // The profile's constants were fitted to the time between the ends of consecutive steps on the
+      // real backend, its host's work between them included. So a step that carries on a sequence of
+      // the previous step (the loop came straight back) ends one cost after the previous step ended:
+      // the sim's own host work is absorbed instead of added, and so is a late wake-up on a loaded
+      // machine. A step after an idle loop costs its time from now.
+      const bool backToBack = std::ranges::any_of(batch, [this](const SeqStep& seq) {
+        return std::ranges::binary_search(m_previousSeqIds, seq.seqId);
+      });
+      const Clock::time_point end = backToBack ? std::max(m_previousEnd + cost, start) : start + cost;
+      std::this_thread::sleep_until(end);
+      m_previousEnd = end;
+      m_previousSeqIds.clear();
+      for (const SeqStep& seq : batch)
+        m_previousSeqIds.push_back(seq.seqId);
+      std::ranges::sort(m_previousSeqIds);
     }
   }
 
@@ -131,6 +146,9 @@ class SimBackend final : public Backend {
   ModelConfig m_model;
   SimProfile m_profile;
   std::uint64_t m_rngState;
+  // The roofline kind's last step: when it ended and which sequences it carried (sorted).
+  Clock::time_point m_previousEnd{};
+  std::vector<std::uint64_t> m_previousSeqIds;
   std::uint64_t m_numTextTokens;
 };
 

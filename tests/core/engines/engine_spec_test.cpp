@@ -181,5 +181,20 @@ TEST(ShellQuote, DisplayLineHidesSecrets) {
   EXPECT_EQ(displayCommandLine(args, {"sk-1"}), "vllm serve 'my model' --api-key '***'");
 }
 
+TEST(EngineSpec, RunsOnThisMachineWhenAyarStartsItOrTheUrlIsLoopback) {
+  EngineSpec spec;
+  spec.kind = EngineKind::Bundled;
+  EXPECT_TRUE(runsOnThisMachine(spec));
+  spec.kind = EngineKind::External;
+  EXPECT_TRUE(runsOnThisMachine(spec));
+  spec.kind = EngineKind::Remote;
+  for (const char* url : {"http://127.0.0.1:8000", "http://localhost:8000/v1", "https://[::1]:443/v1",
+                          "127.0.0.2:9000", "http://localhost"})
+    EXPECT_TRUE((spec.baseUrl = url, runsOnThisMachine(spec))) << url;
+  for (const char* url : {"http://gpu-box:8000", "http://10.0.0.7:8000/v1", "https://[2001:db8::1]:443",
+                          "http://localhost.example.com:8000", "http://128.0.0.1"})
+    EXPECT_FALSE((spec.baseUrl = url, runsOnThisMachine(spec))) << url;
+}
+
 }  // namespace
 }  // namespace ayar

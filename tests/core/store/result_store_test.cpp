@@ -384,6 +384,40 @@ TEST(ResultStore, StudyCellsKeepTheirOrderStateRunAndEngineLog) {
   EXPECT_THROW(parseCellStatus("finished"), Error);
 }
 
+// A study's runner beats a heartbeat. Run from another host (a shared store), its pid means nothing
+// here: it lists as running while heard from recently, as interrupted once silent, and its own runner's
+// next beat brings it back. Only the process that took the study running may beat.
+TEST(ResultStore, AStudyWhoseRunnerWentSilentListsAsInterruptedOnAnyHost) {
+  test::TempDir dir;
+  const auto path = dir / "ayar.db";
+  StoreOptions options;
+  options.staleHeartbeatAfter = std::chrono::seconds(30);
+  ResultStore store(path, options);
+  const std::int64_t study = store.createStudy("shared", {});
+  const std::string id = std::to_string(study);
+  test::RawSqlite raw(path);
+  raw.exec(
+      "UPDATE studies SET status = 'running', hostname = 'elsewhere.invalid', pid = 1, "
+      "heartbeat_at = unixepoch('now') - 5 WHERE id = " +
+      id);
+  EXPECT_EQ(store.findStudy(study)->status, RunStatus::Running);
+  EXPECT_FALSE(store.beatStudy(study));  // not this process's study
+
+  raw.exec("UPDATE studies SET heartbeat_at = unixepoch('now') - 3600 WHERE id = " + id);
+  EXPECT_EQ(store.listStudies()[0].status, RunStatus::Interrupted);
+  EXPECT_EQ(raw.text("SELECT status FROM studies WHERE id = " + id), "interrupted");
+
+  // Resumed here: this process is the runner; a slow runner's beat brings a marked study back.
+  EXPECT_TRUE(store.setStudyStatus(study, RunStatus::Running));
+  raw.exec("UPDATE studies SET status = 'interrupted' WHERE id = " + id);
+  EXPECT_TRUE(store.beatStudy(study));
+  EXPECT_EQ(store.findStudy(study)->status, RunStatus::Running);
+  EXPECT_EQ(raw.integer("SELECT heartbeat_at > unixepoch('now') - 60 FROM studies WHERE id = " + id), 1);
+  EXPECT_TRUE(store.setStudyStatus(study, RunStatus::Completed));
+  EXPECT_FALSE(store.beatStudy(study));  // a finished study stays finished
+  EXPECT_EQ(store.findStudy(study)->status, RunStatus::Completed);
+}
+
 TEST(ResultStore, AVersionOneFileGainsStudyCellsAndKeepsItsRuns) {
   test::TempDir dir;
   const auto path = dir / "old.db";
@@ -396,6 +430,7 @@ TEST(ResultStore, AVersionOneFileGainsStudyCellsAndKeepsItsRuns) {
     raw.exec("DROP TABLE study_cells");
     raw.exec("ALTER TABLE studies DROP COLUMN pid");
     raw.exec("ALTER TABLE studies DROP COLUMN hostname");
+    raw.exec("ALTER TABLE studies DROP COLUMN heartbeat_at");
     raw.exec("PRAGMA user_version = 1");
   }
   ResultStore store(path);

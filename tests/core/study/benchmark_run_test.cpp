@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "core/engines/engine_launcher.h"
 #include "core/error.h"
 #include "core/store/result_store.h"
 #include "tests/support/sse_server/sse_test_server.h"
@@ -388,6 +389,15 @@ TEST(BenchmarkRun, MissingTokenizerSaysHowToGetOne) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("/nonexistent/tokenizer.json"), std::string::npos) << e.what();
   }
+}
+
+// How ayar-cli chooses its default model: it asks the engine it would start what `--device auto` picks.
+// The real engine answers "cpu <why>" here and "cuda <GPU>" on a GPU host; an engine that cannot be
+// run gives an empty answer (the CPU default then), never an exception.
+TEST(BundledEngineDevice, ReportsTheEnginesOwnAnswerAndNothingForAMissingEngine) {
+  const std::string line = bundledEngineDevice(AYAR_ENGINE_BIN);
+  EXPECT_TRUE(line.starts_with("cuda ") || line.starts_with("cpu ")) << line;
+  EXPECT_EQ(bundledEngineDevice("/nonexistent/ayar-engine"), "");
 }
 
 }  // namespace

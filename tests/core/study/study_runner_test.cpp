@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <regex>
+#include <thread>
 
 #include "core/error.h"
 #include "core/store/result_store.h"
@@ -137,6 +138,26 @@ TEST(StudyRunner, AResumedStudyRunsOnlyTheCellsNotDone) {
   EXPECT_EQ(cells[0].runId, firstRun);
   EXPECT_EQ(cells[1].status, CellStatus::Done);
   EXPECT_EQ(buildStudyReport(store, id, ReportLanguage::English).data["recommended"], "fast");
+}
+
+// The runner beats the study's heartbeat while it works: a reader that takes three silent seconds for a
+// dead runner (as for a runner on another host) still sees the study running five seconds in.
+TEST(StudyRunner, BeatsTheStudysHeartbeatWhileItRuns) {
+  test::TempDir dir;
+  const auto store = dir / "ayar.db";
+  StudySpec study = knownRatioStudy();
+  study.variants.clear();
+  study.profiles[0].numPrompts = 14;
+  study.profiles[0].requestRate = 2.0;  // about seven seconds of load
+  const std::int64_t id = StudyRunner::create(study, store);
+  std::thread runner([&] { StudyRunner(store, id, engineOptions()).run(); });
+  std::this_thread::sleep_for(std::chrono::seconds(5));
+  StoreOptions strict;
+  strict.staleHeartbeatAfter = std::chrono::seconds(3);
+  const RunStatus during = ResultStore(store, strict).findStudy(id)->status;
+  runner.join();
+  EXPECT_EQ(during, RunStatus::Running);
+  EXPECT_EQ(ResultStore(store).findStudy(id)->status, RunStatus::Completed);
 }
 
 TEST(StudyRunner, AnUnknownStudyIsAnErrorNamingIt) {

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/server/engine_setup.h"
 #include "tests/engine/server/engine_process.h"
 #include "tests/engine/server/http_client.h"
 #include "tests/support/test_env.h"
@@ -51,6 +52,20 @@ TEST(EngineCommandLine, VersionPrintsTheVersion) {
   const EngineRun run = runEngine({"--version"});
   EXPECT_EQ(run.exitCode, 0);
   EXPECT_NE(run.output.find(std::string("ayar-engine ") + AYAR_VERSION), std::string::npos);
+}
+
+// `ayar-engine device` says in one line what `serve --device auto` picks: the GPU where one is usable
+// (ayar-cli then defaults to qwen3-8b on it), else the CPU and why.
+TEST(EngineCommandLine, DevicePrintsWhatAutoPicksInOneLine) {
+  const EngineRun run = runEngine({"device"});
+  EXPECT_EQ(run.exitCode, 0);
+  const std::string reason = engine::cudaUnavailableReason();
+  if (reason.empty()) {
+    EXPECT_TRUE(run.output.starts_with("cuda ")) << run.output;
+    EXPECT_NE(run.output.find(" GiB"), std::string::npos) << run.output;
+  } else {
+    EXPECT_EQ(run.output, "cpu " + reason + "\n");
+  }
 }
 
 TEST(EngineCommandLine, BadFlagsExitWithCode2AndAOneLineMessageNamingTheFlag) {

@@ -274,6 +274,44 @@ TEST(SimBackend, ARooflineStepTakesTheModelledTime) {
   EXPECT_LT(took, 3 * modelled + 0.05);  // sleep_until overshoots on a loaded machine, not by 10x
 }
 
+// The h200 constants were fitted to the time between the ends of consecutive steps on the GPU, host work
+// included: a step that carries on the previous step's sequences ends one modelled cost after that step
+// ended, whatever the host did in between (here 3 ms of it), while a step after an idle loop costs its
+// full time from its own start.
+TEST(SimBackend, BackToBackRooflineStepsEndOneCostApartWhateverTheHostDidBetween) {
+  const ModelConfig model = preset("qwen3-8b");
+  const SimProfile h200 = SimProfile::parse("h200");
+  const auto backend = makeSimBackend(model, h200, 1);
+  const Batch decode(2, 600);
+  const double modelledMs = 1e3 * rooflineStepCost(model, h200, decode.steps()).seconds;
+  ASSERT_GT(modelledMs, 5.0);
+  StepOutput out;
+  backend->step(decode.steps(), out);
+  Clock::time_point previousEnd = Clock::now();
+  std::vector<double> gapsMs;
+  for (int i = 0; i < 8; ++i) {
+    std::this_thread::sleep_for(3ms);  // the host's work between the steps
+    backend->step(decode.steps(), out);
+    const Clock::time_point end = Clock::now();
+    gapsMs.push_back(std::chrono::duration<double, std::milli>(end - previousEnd).count());
+    previousEnd = end;
+  }
+  std::ranges::sort(gapsMs);
+  const double median = gapsMs[gapsMs.size() / 2];
+  EXPECT_GE(median, modelledMs - 1.0);  // never shorter than the model (less a late first wake-up)
+  EXPECT_LT(median, modelledMs + 2.5);  // the 3 ms of host work were absorbed, not added
+
+  // Other sequences after an idle pause: the whole cost from the step's start.
+  const Batch other(1, 600);
+  std::vector<SeqStep> fresh(other.steps().begin(), other.steps().end());
+  fresh[0].seqId = 99;
+  std::this_thread::sleep_for(20ms);
+  const auto start = Clock::now();
+  backend->step(fresh, out);
+  const double tookMs = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  EXPECT_GE(tookMs, 1e3 * rooflineStepCost(model, h200, fresh).seconds);
+}
+
 TEST(SimBackend, AStepTakesBasePlusPerSequenceTimesTheBatch) {
   const ModelConfig model = preset("qwen3-tiny");
   const SimProfile profile = SimProfile::parse("step:4,2");

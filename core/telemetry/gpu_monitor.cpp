@@ -1,4 +1,4 @@
-#include "app/gui/gpu_monitor.h"
+#include "core/telemetry/gpu_monitor.h"
 
 #include <dlfcn.h>
 
