@@ -14,6 +14,7 @@
 #            RATES (default "1 4 8 16") picks the rates, RATE_PROMPTS (default "60 200 400 800") bounds
 #            each run's prompts
 #   eager    the burst and the 1 request/s run again with --enforce-eager
+#   noprefix the burst with --no-enable-prefix-caching
 # DIR defaults: --bin build/dev/bin, --out ./cuda-bench-out, --tokenizer the Qwen3 tokenizer set-up fetched.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -74,6 +75,9 @@ for part in "${parts[@]}"; do
       serve_bench burst-14b-eager qwen3-14b --enforce-eager -- --load-profile sharegpt-all-at-once --num-prompts 1000
       serve_bench rate-1rps-8b-eager qwen3-8b --enforce-eager -- --load-profile sharegpt-1rps \
         --num-prompts "$(first=${RATE_PROMPTS:-60}; echo "${first%% *}")" ;;
+    noprefix)
+      serve_bench burst-14b-noprefix qwen3-14b --no-enable-prefix-caching -- --load-profile sharegpt-all-at-once \
+        --num-prompts 1000 ;;
     *) echo "unknown part: $part" >&2; exit 2 ;;
   esac
 done

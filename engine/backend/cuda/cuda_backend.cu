@@ -12,10 +12,14 @@
 //               mlp out = m Wdown                         GEMM (added at the next norm)
 //   logits = rmsnorm(x + mlp out) Wlm_head for the last row of each sampling sequence; sampled on the GPU
 //
-// GEMMs of up to 2 rows (decode at batch 1-2) use the own split-K GEMV, larger ones cuBLAS (at 4 rows
-// cuBLAS was already as fast, measured on an H200: docs/BENCHMARKS.md). A step in
-// which every sequence decodes one token and samples is captured once per (batch size, attention
-// splits, block-table width) as a CUDA graph and replayed.
+// GEMMs of up to 2 rows (decode at batch 1-2) use the own GEMVs, larger ones cuBLAS (at 4 rows cuBLAS
+// was already as fast, measured on an H200: docs/BENCHMARKS.md). At up to 2 rows a layer is five launches:
+// the qkv GEMV with the input norm in its prologue, the attention, the o GEMV adding into the residual
+// stream, the gate/up GEMV with the post-attention norm before and SiLU * mul after it, and the down GEMV
+// adding into the residual stream. When every sequence decodes, the decode attention also norms, rotates
+// and caches the new q, k and v (no qkNormRopeKvWrite launch). A step in which every sequence decodes one
+// token and samples is captured once per (batch size, attention splits, block-table width) as a CUDA graph
+// and replayed.
 
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
@@ -144,7 +148,7 @@ int roundUp(int value, int multiple) {
 }
 
 // Steps of up to this many tokens use the own GEMV instead of cuBLAS (see bench_cuda_backend's rows).
-constexpr int kGemvRows = 2;
+constexpr int kGemvRows = cuda::kGemvFusedRows;
 
 int nextPowerOfTwo(int value) {
   int p = 1;
@@ -153,14 +157,12 @@ int nextPowerOfTwo(int value) {
   return p;
 }
 
-// Splits of the decode attention: partitions of at most 512 keys (the kernel's limit), and enough blocks
-// to fill the GPU twice when the batch alone does not, without partitions under 64 keys. A power of two,
-// so that decode graphs come in few variants.
+// Splits of the decode attention: enough blocks to fill the GPU twice when the batch alone does not,
+// without partitions under 64 keys (one tile). A power of two, so that decode graphs come in few variants.
 int decodeSplits(int count, int maxContext, int kvHeads, int multiprocessors) {
-  const int needed = (maxContext + 511) / 512;
   const int wanted = (2 * multiprocessors + count * kvHeads - 1) / (count * kvHeads);
   const int most = std::max(1, (maxContext + 63) / 64);
-  return nextPowerOfTwo(std::max(needed, std::min(wanted, most)));
+  return nextPowerOfTwo(std::min(wanted, most));
 }
 
 }  // namespace
@@ -190,6 +192,7 @@ struct CudaBackend::State {
   DeviceArray<Bf16> normed, qkv, attention, projected, gateUp, activated, finalNormed;
   DeviceArray<float> logits, decodePartials;
   DeviceArray<std::int32_t> sampled;
+  DeviceArray<unsigned> decodeCounters;  // [seq][kvHead], zero between launches
   std::int64_t partialCap = 0;
 
   // The step's inputs: packed on the host (pinned) and copied in one transfer.
@@ -271,6 +274,8 @@ struct CudaBackend::State {
       finalNormed.resize(std::int64_t{seqCap} * c.hiddenSize);
       logits.resize(std::int64_t{seqCap} * c.vocabSize);
       sampled.resize(seqCap);
+      decodeCounters.resize(std::int64_t{seqCap} * c.numKvHeads);
+      check(cudaMemset(decodeCounters.get(), 0, sizeof(unsigned) * decodeCounters.size()), "cudaMemset");
       if (hostSampled) cudaFreeHost(hostSampled);
       hostSampled = nullptr;
       check(cudaMallocHost(&hostSampled, sizeof(std::int32_t) * seqCap), "cudaMallocHost");
@@ -323,18 +328,44 @@ struct CudaBackend::State {
     cuda::SeqTable table{in + l.queryStart, in + l.queryLen, in + l.contextLen, in + l.blockTables, l.stride};
 
     cuda::embedRows(residual.get(), embedTokens.get(), in + l.tokenIds, rows, c.hiddenSize, stream);
+    // Steps of up to kGemvRows rows fuse the norms, the residual adds and SiLU * mul into the GEMVs, so the
+    // residual stream is always up to date; larger ones add the MLP output at the next norm.
+    const bool fused = rows <= kGemvRows;
+    const bool overlap = options.overlapLaunches;
+    // A step of decodes alone lets the decode attention norm, rotate and cache the new tokens itself.
+    const bool decodesOnly = plan.prefillCount == 0;
     for (int layer = 0; layer < c.numLayers; ++layer) {
       const LayerDeviceWeights& w = layers[static_cast<std::size_t>(layer)];
       const cuda::LayerKvCache cache = layerCache(layer);
-      cuda::addRmsNorm(normed.get(), residual.get(), layer == 0 ? nullptr : projected.get(),
-                       w.inputLayernorm.get(), nullptr, rows, c.hiddenSize, eps, stream);
-      linear(qkv.get(), normed.get(), w.qkvProj.get(), rows, qkvDim, c.hiddenSize);
-      cuda::qkNormRopeKvWrite(qkv.get(), w.qNorm.get(), w.kNorm.get(), ropeCos.get(), ropeSin.get(),
-                              in + l.positions, in + l.slots, rows, c.numHeads, cache, eps, stream);
+      if (fused) {
+        cuda::gemvRmsNorm(qkv.get(), residual.get(), w.inputLayernorm.get(), eps, w.qkvProj.get(), rows,
+                          qkvDim, c.hiddenSize, overlap, stream);
+      } else {
+        cuda::addRmsNorm(normed.get(), residual.get(), layer == 0 ? nullptr : projected.get(),
+                         w.inputLayernorm.get(), nullptr, rows, c.hiddenSize, eps, stream);
+        linear(qkv.get(), normed.get(), w.qkvProj.get(), rows, qkvDim, c.hiddenSize);
+      }
+      cuda::DecodeRope rope;
+      if (decodesOnly) {
+        rope = {w.qNorm.get(), w.kNorm.get(), ropeCos.get(), ropeSin.get(), eps};
+      } else {
+        cuda::qkNormRopeKvWrite(qkv.get(), w.qNorm.get(), w.kNorm.get(), ropeCos.get(), ropeSin.get(),
+                                in + l.positions, in + l.slots, rows, c.numHeads, cache, eps, stream);
+      }
       cuda::decodeAttention(attention.get(), qkv.get(), qkvDim, table, in + l.decodeSeqs, plan.decodeCount,
-                            c.numHeads, cache, plan.splits, decodePartials.get(), stream);
+                            c.numHeads, cache, plan.splits, decodePartials.get(), decodeCounters.get(), rope,
+                            stream);
       cuda::prefillAttention(attention.get(), qkv.get(), qkvDim, table, in + l.prefillSeqs, plan.prefillCount,
                              plan.maxQueryLen, c.numHeads, cache, stream);
+      if (fused) {
+        cuda::gemvAddResidual(residual.get(), attention.get(), w.oProj.get(), rows, c.hiddenSize, qDim,
+                              overlap, stream);
+        cuda::gemvRmsNormSiluMul(activated.get(), residual.get(), w.postAttentionLayernorm.get(), eps,
+                                 w.gateUpProj.get(), rows, c.intermediateSize, c.hiddenSize, overlap, stream);
+        cuda::gemvAddResidual(residual.get(), activated.get(), w.downProj.get(), rows, c.hiddenSize,
+                              c.intermediateSize, overlap, stream);
+        continue;
+      }
       linear(projected.get(), attention.get(), w.oProj.get(), rows, c.hiddenSize, qDim);
       cuda::addRmsNorm(normed.get(), residual.get(), projected.get(), w.postAttentionLayernorm.get(), nullptr,
                        rows, c.hiddenSize, eps, stream);
@@ -343,8 +374,8 @@ struct CudaBackend::State {
       linear(projected.get(), activated.get(), w.downProj.get(), rows, c.hiddenSize, c.intermediateSize);
     }
     if (plan.sampleCount == 0) return;
-    cuda::addRmsNorm(finalNormed.get(), residual.get(), projected.get(), finalNorm.get(), in + l.sampleRows,
-                     plan.sampleCount, c.hiddenSize, eps, stream);
+    cuda::addRmsNorm(finalNormed.get(), residual.get(), fused ? nullptr : projected.get(), finalNorm.get(),
+                     in + l.sampleRows, plan.sampleCount, c.hiddenSize, eps, stream);
     const Bf16* output = c.tieWordEmbeddings ? embedTokens.get() : lmHead.get();
     linear(logits.get(), finalNormed.get(), output, plan.sampleCount, c.vocabSize, c.hiddenSize);
     cuda::SampleParams params{reinterpret_cast<const float*>(in + l.temperature),

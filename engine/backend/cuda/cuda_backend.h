@@ -29,6 +29,9 @@ struct CudaBackendOptions {
   bool enforceEager = false;  // no CUDA graphs for decode steps
   std::uint64_t seed = 0;     // draws of requests without their own seed
   int maxPositions = 0;       // positions the rotary table covers (0: the model's maximum)
+  // Steps of 1-2 rows launch their GEMVs as programmatic dependents of the kernel before (each starts
+  // pulling its weights while that one finishes). Off only to measure what it gives.
+  bool overlapLaunches = true;
 };
 
 // The bf16 forward pass on one NVIDIA GPU: cuBLAS GEMMs (fused QKV and gate/up projections) and a

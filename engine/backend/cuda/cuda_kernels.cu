@@ -130,12 +130,36 @@ __global__ void ropeTableKernel(float* cosines, float* sines, int maxPositions, 
   sines[index] = static_cast<float>(sin(angle));
 }
 
-// One warp per head of a row; lane l holds elements [4l, 4l + 4), whose rotary partners sit in lane l ^ 16.
+// A warp holds one head, lane l elements [4l, 4l + 4), whose rotary partners sit in lane l ^ 16: RMS-norms
+// the head (times norm) and rotates it (NeoX halves) by the position's cos and sin rows.
+__device__ __forceinline__ void normRopeHead(float (&v)[4], const bf16* norm, const float* cosRow,
+                                             const float* sinRow, int lane, float eps) {
+  constexpr int kHalf = kHeadDim / 2;
+  const int first = lane * 4;
+  const int pair = first % kHalf;  // index of this lane's first element within its half
+  const bool upper = first >= kHalf;
+  const float sumSquares = warpSum(v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3]);
+  const float scale = rsqrtf(sumSquares / kHeadDim + eps);
+#pragma unroll
+  for (int j = 0; j < 4; ++j)
+    v[j] = v[j] * scale * __bfloat162float(norm[first + j]);
+  float partner[4];
+#pragma unroll
+  for (int j = 0; j < 4; ++j)
+    partner[j] = __shfl_xor_sync(0xffffffffu, v[j], 16);
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    // lower half: x1 cos - x2 sin; upper half: x2 cos + x1 sin (x1 is the partner there)
+    v[j] = upper ? v[j] * cosRow[pair + j] + partner[j] * sinRow[pair + j]
+                 : v[j] * cosRow[pair + j] - partner[j] * sinRow[pair + j];
+  }
+}
+
+// One warp per head of a row.
 __global__ void qkNormRopeKvWriteKernel(bf16* qkv, const bf16* qNorm, const bf16* kNorm, const float* cosines,
                                         const float* sines, const std::int32_t* positions,
                                         const std::int32_t* slots, int numHeads, LayerKvCache cache,
                                         float eps) {
-  constexpr int kHalf = kHeadDim / 2;
   const int lane = threadIdx.x & 31;
   const int warp = threadIdx.x >> 5;
   const int warps = blockDim.x >> 5;
@@ -143,18 +167,15 @@ __global__ void qkNormRopeKvWriteKernel(bf16* qkv, const bf16* qNorm, const bf16
   const int kvHeads = cache.numKvHeads;
   const int qkvStride = (numHeads + 2 * kvHeads) * kHeadDim;
   bf16* rowData = qkv + row * qkvStride;
-  const int position = positions[row];
+  const std::int64_t rope = static_cast<std::int64_t>(positions[row]) * (kHeadDim / 2);
   const std::int64_t slot = slots[row];
   const std::int64_t block = slot / cache.blockSize;
   const int offset = static_cast<int>(slot % cache.blockSize);
-  const int first = lane * 4;
-  const int pair = first % kHalf;  // index of this lane's first element within its half
-  const bool upper = first >= kHalf;
 
   for (int head = warp; head < numHeads + 2 * kvHeads; head += warps) {
     bf16* data = rowData + head * kHeadDim;
     float v[4];
-    const __nv_bfloat162* in = reinterpret_cast<const __nv_bfloat162*>(data + first);
+    const __nv_bfloat162* in = reinterpret_cast<const __nv_bfloat162*>(data + lane * 4);
     const float2 a = __bfloat1622float2(in[0]);
     const float2 b = __bfloat1622float2(in[1]);
     v[0] = a.x;
@@ -162,48 +183,37 @@ __global__ void qkNormRopeKvWriteKernel(bf16* qkv, const bf16* qNorm, const bf16
     v[2] = b.x;
     v[3] = b.y;
     const bool isValue = head >= numHeads + kvHeads;
-    if (!isValue) {
-      const bf16* norm = head < numHeads ? qNorm : kNorm;
-      const float sumSquares = warpSum(v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3]);
-      const float scale = rsqrtf(sumSquares / kHeadDim + eps);
-#pragma unroll
-      for (int j = 0; j < 4; ++j)
-        v[j] = v[j] * scale * __bfloat162float(norm[first + j]);
-      float partner[4];
-#pragma unroll
-      for (int j = 0; j < 4; ++j)
-        partner[j] = __shfl_xor_sync(0xffffffffu, v[j], 16);
-      const float* c = cosines + static_cast<std::int64_t>(position) * kHalf + pair;
-      const float* s = sines + static_cast<std::int64_t>(position) * kHalf + pair;
-#pragma unroll
-      for (int j = 0; j < 4; ++j) {
-        // lower half: x1 cos - x2 sin; upper half: x2 cos + x1 sin (x1 is the partner there)
-        v[j] = upper ? v[j] * c[j] + partner[j] * s[j] : v[j] * c[j] - partner[j] * s[j];
-      }
-    }
+    if (!isValue) normRopeHead(v, head < numHeads ? qNorm : kNorm, cosines + rope, sines + rope, lane, eps);
     __align__(8)
         __nv_bfloat162 packed[2] = {__floats2bfloat162_rn(v[0], v[1]), __floats2bfloat162_rn(v[2], v[3])};
     bf16* dst;
     if (head < numHeads) {
-      dst = data + first;
+      dst = data + lane * 4;
     } else {
       const int kvHead = isValue ? head - numHeads - kvHeads : head - numHeads;
       bf16* base = asBf16(isValue ? cache.value : cache.key);
-      dst = base + ((block * kvHeads + kvHead) * cache.blockSize + offset) * kHeadDim + first;
+      dst = base + ((block * kvHeads + kvHead) * cache.blockSize + offset) * kHeadDim + lane * 4;
     }
     *reinterpret_cast<uint2*>(dst) = *reinterpret_cast<const uint2*>(packed);
   }
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Decode attention: one block per (KV head, sequence, split), 128 threads. A half-warp reads one key
-// (16 lanes x 8 dims); the scores of all G query heads of the KV head are kept in shared memory, then
-// the same half-warps accumulate V. Partials (unnormalised output, max, sum) are merged by the combine
-// kernel.
+// Decode attention, one launch: one block of 128 threads per (KV head, sequence, split). The split's
+// keys come in tiles of 64 through cp.async into shared memory, K and V of a tile together and the next
+// tile loading while this one is used, with an online softmax: the KV head's pages are read once for all
+// its G query heads, with one global-memory latency per tile. Scores: a half-warp per key (16 lanes x 8
+// dims, q in registers); P V: a thread per pair of dims and half of the tile's keys. With several splits
+// each block writes its partial (unnormalised output, max, sum) and the last block of a (sequence, KV
+// head) to finish, counted by an atomic, merges them. With rope set the block also does
+// qkNormRopeKvWrite's work for its sequence's new token: its q heads are normed and rotated on the way
+// in, and the split holding the last position writes the new K and V to the cache (and into its tile).
 
 constexpr int kDecodeThreads = 128;
-constexpr int kDecodeMaxPartition = 512;
-constexpr int kDecodeUnroll = 8;
+constexpr int kDecodeTile = 64;
+constexpr int kDecodePitch = kHeadDim + 8;  // bf16 row pitch of the tiles: 272 bytes, no bank conflicts
+constexpr std::size_t kDecodeTileBytes =
+    2 * 2 * kDecodeTile * kDecodePitch * sizeof(bf16);  // 2 stages, K and V
 
 __device__ __forceinline__ const bf16* kvRow(const bf16* base, const std::int32_t* blockTable, int j,
                                              const LayerKvCache& cache, int kvHead) {
@@ -212,15 +222,45 @@ __device__ __forceinline__ const bf16* kvRow(const bf16* base, const std::int32_
   return base + ((block * cache.numKvHeads + kvHead) * cache.blockSize + offset) * kHeadDim;
 }
 
+__device__ __forceinline__ void cpAsync16(void* sharedDst, const void* globalSrc) {
+  const auto dst = static_cast<unsigned>(__cvta_generic_to_shared(sharedDst));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(globalSrc));
+}
+__device__ __forceinline__ void cpAsyncCommit() {
+  asm volatile("cp.async.commit_group;\n" ::);
+}
+template <int N>
+__device__ __forceinline__ void cpAsyncWait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
+}
+
+__device__ __forceinline__ void loadHead4(float (&v)[4], const bf16* head, int lane) {
+  const __nv_bfloat162* in = reinterpret_cast<const __nv_bfloat162*>(head + lane * 4);
+  const float2 a = __bfloat1622float2(in[0]);
+  const float2 b = __bfloat1622float2(in[1]);
+  v[0] = a.x;
+  v[1] = a.y;
+  v[2] = b.x;
+  v[3] = b.y;
+}
+
+__device__ __forceinline__ uint2 packHead4(const float (&v)[4]) {
+  __align__(8)
+      __nv_bfloat162 packed[2] = {__floats2bfloat162_rn(v[0], v[1]), __floats2bfloat162_rn(v[2], v[3])};
+  return *reinterpret_cast<const uint2*>(packed);
+}
+
 template <int G>
 __global__ void __launch_bounds__(kDecodeThreads)
-    decodeAttentionKernel(const bf16* qkv, int qkvStride, SeqTable table, const std::int32_t* seqs,
-                          int numHeads, LayerKvCache cache, int splits, float* partials, float scale) {
-  extern __shared__ float shared[];
-  float* query = shared;                                  // [G][128]
-  float* scores = query + G * kHeadDim;                   // [G][partition]
-  float* accumulated = scores + G * kDecodeMaxPartition;  // [G][128]
-  __shared__ float rowMax[G], rowSum[G];
+    decodeAttentionKernel(bf16* out, const bf16* qkv, int qkvStride, SeqTable table, const std::int32_t* seqs,
+                          int numHeads, LayerKvCache cache, int splits, float* partials, unsigned* counters,
+                          DecodeRope rope, float scale) {
+  extern __shared__ __align__(16) unsigned char decodeShared[];
+  bf16* tiles = reinterpret_cast<bf16*>(decodeShared);                       // [stage][K, V][64][pitch]
+  float* probs = reinterpret_cast<float*>(decodeShared + kDecodeTileBytes);  // [G][64]
+  float* exchange = probs + G * kDecodeTile;                                 // [G][128]
+  __shared__ float runMax[G], runSum[G], rescale[G];
+  __shared__ bool lastBlock;
 
   const int kvHead = blockIdx.x;
   const int index = blockIdx.y;
@@ -231,61 +271,113 @@ __global__ void __launch_bounds__(kDecodeThreads)
   const std::int32_t* blockTable =
       table.blockTables + static_cast<std::int64_t>(seq) * table.blockTableStride;
   int partition = (context + splits - 1) / splits;
-  partition = (partition + 15) / 16 * 16;
-  const int begin = split * partition;
+  partition = (partition + kDecodeTile - 1) / kDecodeTile * kDecodeTile;
+  const int begin = min(context, split * partition);
   const int end = min(context, begin + partition);
   const int tid = threadIdx.x;
+  const int warp = tid >> 5;
+  const int lane = tid & 31;
+  const int position = context - 1;  // the new token's
+  const bool fused = rope.qNorm != nullptr;
+  const bool holdsNew = fused && begin <= position && position < end;
+  const bf16* qRow = qkv + static_cast<std::int64_t>(row) * qkvStride;
+  const bf16* key = asBf16(cache.key);
+  const bf16* value = asBf16(cache.value);
 
-  float* out = partials +
-               ((static_cast<std::int64_t>(index) * numHeads + kvHead * G) * splits + split) * (kHeadDim + 2);
-  // Layout of partials: [seq][head][split][128 + 2] (output, then max and sum).
-  const std::int64_t headStride = static_cast<std::int64_t>(splits) * (kHeadDim + 2);
-  if (begin >= end) {
-    for (int i = tid; i < G * (kHeadDim + 2); i += kDecodeThreads) {
-      const int g = i / (kHeadDim + 2);
-      const int d = i % (kHeadDim + 2);
-      out[g * headStride + d] = d == kHeadDim ? -FLT_MAX : 0.0f;
+  // The tiles' loads go out first; nothing below touches their stage before the first wait.
+  const int tileCount = (end - begin + kDecodeTile - 1) / kDecodeTile;
+  auto issue = [&](int t) {
+    bf16* keyTile = tiles + (t & 1) * 2 * kDecodeTile * kDecodePitch;
+    bf16* valueTile = keyTile + kDecodeTile * kDecodePitch;
+    const int first = begin + t * kDecodeTile;
+    for (int c = tid; c < kDecodeTile * (kHeadDim / 8); c += kDecodeThreads) {
+      const int r = c / (kHeadDim / 8);
+      const int col = (c % (kHeadDim / 8)) * 8;
+      const int j = first + r;
+      if (j < end) {
+        const std::int64_t at = kvRow(key, blockTable, j, cache, kvHead) - key + col;
+        cpAsync16(keyTile + r * kDecodePitch + col, key + at);
+        cpAsync16(valueTile + r * kDecodePitch + col, value + at);
+      }
     }
-    return;
-  }
+    cpAsyncCommit();
+  };
+  if (tileCount > 0) issue(0);
 
-  for (int i = tid; i < G * kHeadDim; i += kDecodeThreads) {
-    const int g = i / kHeadDim;
-    query[i] =
-        __bfloat162float(
-            qkv[static_cast<std::int64_t>(row) * qkvStride + (kvHead * G + g) * kHeadDim + i % kHeadDim]) *
-        scale;
-    accumulated[i] = 0.0f;
+  // Query heads, scaled by 1 / sqrt(headDim) (normed and rotated here with rope), through shared memory
+  // into the score layout: lane16 holds dims [8 lane16, 8 lane16 + 8) of every head.
+  for (int g = warp; g < G; g += kDecodeThreads / 32) {
+    float v[4];
+    loadHead4(v, qRow + (kvHead * G + g) * kHeadDim, lane);
+    if (fused) {
+      const std::int64_t at = static_cast<std::int64_t>(position) * (kHeadDim / 2);
+      normRopeHead(v, asBf16(rope.qNorm), rope.cosines + at, rope.sines + at, lane, rope.eps);
+    }
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+      exchange[g * kHeadDim + lane * 4 + j] = v[j] * scale;
+  }
+  // The new token's K (normed, rotated) and V: to the cache now, and into the tile once it has landed.
+  uint2 newKey = make_uint2(0, 0), newValue = make_uint2(0, 0);
+  if (holdsNew && warp == 0) {
+    const int kvHeads = cache.numKvHeads;
+    float k[4], v[4];
+    loadHead4(k, qRow + (numHeads + kvHead) * kHeadDim, lane);
+    loadHead4(v, qRow + (numHeads + kvHeads + kvHead) * kHeadDim, lane);
+    const std::int64_t at = static_cast<std::int64_t>(position) * (kHeadDim / 2);
+    normRopeHead(k, asBf16(rope.kNorm), rope.cosines + at, rope.sines + at, lane, rope.eps);
+    newKey = packHead4(k);
+    newValue = packHead4(v);
+    const std::int64_t slot = kvRow(key, blockTable, position, cache, kvHead) - key + lane * 4;
+    *reinterpret_cast<uint2*>(asBf16(cache.key) + slot) = newKey;
+    *reinterpret_cast<uint2*>(asBf16(cache.value) + slot) = newValue;
+  }
+  if (tid < G) {
+    runMax[tid] = -INFINITY;
+    runSum[tid] = 0.0f;
   }
   __syncthreads();
-
   const int lane16 = tid & 15;
-  // 8 half-warps; key j goes to half-warp (j - begin) % 8. Both halves of a warp run the same loop
-  // iterations, since the score loop shuffles across the whole warp.
-  const int stream = tid >> 4;
-  constexpr int kStreams = kDecodeThreads / 16;
   float q[G][8];
 #pragma unroll
   for (int g = 0; g < G; ++g)
 #pragma unroll
     for (int d = 0; d < 8; ++d)
-      q[g][d] = query[g * kHeadDim + lane16 * 8 + d];
+      q[g][d] = exchange[g * kHeadDim + lane16 * 8 + d];
 
-  for (int base = begin + (stream & ~1); base < end; base += kStreams * kDecodeUnroll) {
-    uint4 raw[kDecodeUnroll];
+  const int pair = tid & 63;  // P V: dims 2 pair, 2 pair + 1
+  const int keyHalf = tid >> 6;
+  float acc[G][2];
 #pragma unroll
-    for (int u = 0; u < kDecodeUnroll; ++u) {
-      const int j = base + (stream & 1) + u * kStreams;
-      raw[u] = make_uint4(0, 0, 0, 0);
-      if (j < end)
-        raw[u] = *reinterpret_cast<const uint4*>(kvRow(asBf16(cache.key), blockTable, j, cache, kvHead) +
-                                                 lane16 * 8);
+  for (int g = 0; g < G; ++g)
+    acc[g][0] = acc[g][1] = 0.0f;
+
+  for (int t = 0; t < tileCount; ++t) {
+    if (t + 1 < tileCount) {
+      issue(t + 1);
+      cpAsyncWait<1>();
+    } else {
+      cpAsyncWait<0>();
     }
-#pragma unroll
-    for (int u = 0; u < kDecodeUnroll; ++u) {
-      const int j = base + (stream & 1) + u * kStreams;
+    __syncthreads();
+    bf16* keyTile = tiles + (t & 1) * 2 * kDecodeTile * kDecodePitch;
+    const bf16* valueTile = keyTile + kDecodeTile * kDecodePitch;
+    const int first = begin + t * kDecodeTile;
+    const int valid = min(kDecodeTile, end - first);
+    if (holdsNew && position < first + valid && position >= first) {
+      if (warp == 0) {
+        *reinterpret_cast<uint2*>(keyTile + (position - first) * kDecodePitch + lane * 4) = newKey;
+        *reinterpret_cast<uint2*>(keyTile + kDecodeTile * kDecodePitch + (position - first) * kDecodePitch +
+                                  lane * 4) = newValue;
+      }
+      __syncthreads();
+    }
+
+    // Scores: half-warp h takes keys h, h + 8, ...; rows past `valid` are computed but not kept (the
+    // shuffles need the whole warp).
+    for (int r = tid >> 4; r < kDecodeTile; r += kDecodeThreads / 16) {
       float k[8];
-      unpack8(raw[u], k);
+      unpack8(*reinterpret_cast<const uint4*>(keyTile + r * kDecodePitch + lane16 * 8), k);
 #pragma unroll
       for (int g = 0; g < G; ++g) {
         float dot = 0.0f;
@@ -295,108 +387,154 @@ __global__ void __launch_bounds__(kDecodeThreads)
 #pragma unroll
         for (int offset = 8; offset > 0; offset >>= 1)
           dot += __shfl_xor_sync(0xffffffffu, dot, offset);
-        if (lane16 == 0 && j < end) scores[g * kDecodeMaxPartition + (j - begin)] = dot;
+        if (lane16 == 0) probs[g * kDecodeTile + r] = r < valid ? dot : -INFINITY;
       }
     }
-  }
-  __syncthreads();
+    __syncthreads();
 
-  const int warp = tid >> 5;
-  const int lane = tid & 31;
-  const int length = end - begin;
-  for (int g = warp; g < G; g += kDecodeThreads / 32) {
-    float* s = scores + g * kDecodeMaxPartition;
-    float m = -FLT_MAX;
-    for (int j = lane; j < length; j += 32)
-      m = fmaxf(m, s[j]);
-    m = warpMax(m);
-    float sum = 0.0f;
-    for (int j = lane; j < length; j += 32) {
-      const float p = __expf(s[j] - m);
-      s[j] = p;
-      sum += p;
+    // Online softmax, a warp per head.
+    for (int g = warp; g < G; g += kDecodeThreads / 32) {
+      const float s0 = probs[g * kDecodeTile + lane], s1 = probs[g * kDecodeTile + lane + 32];
+      const float oldMax = runMax[g];
+      const float newMax = fmaxf(oldMax, warpMax(fmaxf(s0, s1)));  // finite: valid >= 1
+      const float p0 = __expf(s0 - newMax), p1 = __expf(s1 - newMax);
+      probs[g * kDecodeTile + lane] = p0;
+      probs[g * kDecodeTile + lane + 32] = p1;
+      const float sum = warpSum(p0 + p1);
+      if (lane == 0) {
+        const float alpha = __expf(oldMax - newMax);
+        rescale[g] = alpha;
+        runSum[g] = runSum[g] * alpha + sum;
+        runMax[g] = newMax;
+      }
     }
-    sum = warpSum(sum);
-    if (lane == 0) {
-      rowMax[g] = m;
-      rowSum[g] = sum;
-    }
-  }
-  __syncthreads();
+    __syncthreads();
 
-  float acc[G][8];
+    // O = O alpha + P V
 #pragma unroll
-  for (int g = 0; g < G; ++g)
-#pragma unroll
-    for (int d = 0; d < 8; ++d)
-      acc[g][d] = 0.0f;
-  for (int base = begin + (stream & ~1); base < end; base += kStreams * kDecodeUnroll) {
-    uint4 raw[kDecodeUnroll];
-#pragma unroll
-    for (int u = 0; u < kDecodeUnroll; ++u) {
-      const int j = base + (stream & 1) + u * kStreams;
-      if (j < end)
-        raw[u] = *reinterpret_cast<const uint4*>(kvRow(asBf16(cache.value), blockTable, j, cache, kvHead) +
-                                                 lane16 * 8);
+    for (int g = 0; g < G; ++g) {
+      acc[g][0] *= rescale[g];
+      acc[g][1] *= rescale[g];
     }
-#pragma unroll
-    for (int u = 0; u < kDecodeUnroll; ++u) {
-      const int j = base + (stream & 1) + u * kStreams;
-      if (j >= end) break;
-      float v[8];
-      unpack8(raw[u], v);
+    const int stop = min(valid, (keyHalf + 1) * (kDecodeTile / 2));
+    for (int j = keyHalf * (kDecodeTile / 2); j < stop; ++j) {
+      const float2 v = __bfloat1622float2(
+          *reinterpret_cast<const __nv_bfloat162*>(valueTile + j * kDecodePitch + 2 * pair));
 #pragma unroll
       for (int g = 0; g < G; ++g) {
-        const float p = scores[g * kDecodeMaxPartition + (j - begin)];
-#pragma unroll
-        for (int d = 0; d < 8; ++d)
-          acc[g][d] += p * v[d];
+        const float p = probs[g * kDecodeTile + j];
+        acc[g][0] += p * v.x;
+        acc[g][1] += p * v.y;
       }
     }
+    __syncthreads();  // the next iteration refills this stage and the scores
   }
-#pragma unroll
-  for (int g = 0; g < G; ++g)
-#pragma unroll
-    for (int d = 0; d < 8; ++d)
-      atomicAdd(&accumulated[g * kHeadDim + lane16 * 8 + d], acc[g][d]);
+
+  // The two key halves meet (after every thread has read its q from the exchange).
   __syncthreads();
-
-  for (int i = tid; i < G * (kHeadDim + 2); i += kDecodeThreads) {
-    const int g = i / (kHeadDim + 2);
-    const int d = i % (kHeadDim + 2);
-    const float value =
-        d < kHeadDim ? accumulated[g * kHeadDim + d] : (d == kHeadDim ? rowMax[g] : rowSum[g]);
-    out[g * headStride + d] = value;
+  if (keyHalf == 1) {
+#pragma unroll
+    for (int g = 0; g < G; ++g) {
+      exchange[g * kHeadDim + 2 * pair] = acc[g][0];
+      exchange[g * kHeadDim + 2 * pair + 1] = acc[g][1];
+    }
   }
-}
-
-// One block per (query head, sequence), one thread per dimension.
-__global__ void decodeCombineKernel(bf16* out, SeqTable table, const std::int32_t* seqs, int numHeads,
-                                    int splits, const float* partials) {
-  const int head = blockIdx.x;
-  const int index = blockIdx.y;
-  const int d = threadIdx.x;
-  const float* p = partials + (static_cast<std::int64_t>(index) * numHeads + head) * splits * (kHeadDim + 2);
-  float m = -FLT_MAX;
-  for (int s = 0; s < splits; ++s)
-    m = fmaxf(m, p[s * (kHeadDim + 2) + kHeadDim]);
-  float total = 0.0f, value = 0.0f;
-  for (int s = 0; s < splits; ++s) {
-    const float* part = p + s * (kHeadDim + 2);
-    const float weight = part[kHeadDim + 1] > 0.0f ? __expf(part[kHeadDim] - m) : 0.0f;
-    total += part[kHeadDim + 1] * weight;
-    value += part[d] * weight;
+  __syncthreads();
+  const std::int64_t outRow = static_cast<std::int64_t>(row) * numHeads * kHeadDim;
+  if (splits == 1) {
+    if (keyHalf == 0) {
+#pragma unroll
+      for (int g = 0; g < G; ++g) {
+        const float inverse = 1.0f / runSum[g];
+        *reinterpret_cast<__nv_bfloat162*>(out + outRow + (kvHead * G + g) * kHeadDim + 2 * pair) =
+            __floats2bfloat162_rn((acc[g][0] + exchange[g * kHeadDim + 2 * pair]) * inverse,
+                                  (acc[g][1] + exchange[g * kHeadDim + 2 * pair + 1]) * inverse);
+      }
+    }
+    return;
   }
-  const std::int64_t row = table.queryStart[seqs[index]];
-  out[row * numHeads * kHeadDim + head * kHeadDim + d] = __float2bfloat16(value / total);
+
+  // Layout of partials: [seq][head][split][128 + 2] (output, then max and sum).
+  constexpr int kPartial = kHeadDim + 2;
+  float* mine =
+      partials + ((static_cast<std::int64_t>(index) * numHeads + kvHead * G) * splits + split) * kPartial;
+  const std::int64_t headStride = static_cast<std::int64_t>(splits) * kPartial;
+  if (keyHalf == 0) {
+#pragma unroll
+    for (int g = 0; g < G; ++g) {
+      mine[g * headStride + 2 * pair] = acc[g][0] + exchange[g * kHeadDim + 2 * pair];
+      mine[g * headStride + 2 * pair + 1] = acc[g][1] + exchange[g * kHeadDim + 2 * pair + 1];
+    }
+  }
+  if (tid < G) {
+    mine[tid * headStride + kHeadDim] = runMax[tid];  // -inf for an empty split
+    mine[tid * headStride + kHeadDim + 1] = runSum[tid];
+  }
+  __threadfence();
+  __syncthreads();
+  unsigned* counter = counters + static_cast<std::int64_t>(index) * cache.numKvHeads + kvHead;
+  if (tid == 0) lastBlock = atomicAdd(counter, 1u) == static_cast<unsigned>(splits - 1);
+  __syncthreads();
+  if (!lastBlock) return;
+  __threadfence();
+  // The last block of this (sequence, KV head) merges every split's partial, read from L2 with every load
+  // of a step in flight at once: a warp per head weighs the splits (lanes over splits), then 32 threads a
+  // head add the weighted outputs, 4 dims each.
+  const float* heads = partials + (static_cast<std::int64_t>(index) * numHeads + kvHead * G) * headStride;
+  float* weights = reinterpret_cast<float*>(decodeShared);  // [G][splits], over the tiles
+  for (int g = warp; g < G; g += kDecodeThreads / 32) {
+    const float* p = heads + g * headStride;
+    float m = -INFINITY;
+    for (int s = lane; s < splits; s += 32)
+      m = fmaxf(m, __ldcg(p + s * kPartial + kHeadDim));
+    m = warpMax(m);
+    float total = 0.0f;
+    for (int s = lane; s < splits; s += 32) {
+      const float sumHere = __ldcg(p + s * kPartial + kHeadDim + 1);
+      const float weight = sumHere > 0.0f ? __expf(__ldcg(p + s * kPartial + kHeadDim) - m) : 0.0f;
+      weights[g * splits + s] = weight;
+      total += sumHere * weight;
+    }
+    total = warpSum(total);
+    for (int s = lane; s < splits; s += 32)
+      weights[g * splits + s] /= total;
+  }
+  __syncthreads();
+  for (int g = warp; g < G; g += kDecodeThreads / 32) {
+    const float* p = heads + g * headStride + lane * 4;
+    float4 sum = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+#pragma unroll 8
+    for (int s = 0; s < splits; ++s) {
+      const float weight = weights[g * splits + s];
+      const float* part = p + s * kPartial;  // 8-byte aligned: kPartial is even
+      const float2 a = __ldcg(reinterpret_cast<const float2*>(part));
+      const float2 b = __ldcg(reinterpret_cast<const float2*>(part + 2));
+      sum.x += a.x * weight;
+      sum.y += a.y * weight;
+      sum.z += b.x * weight;
+      sum.w += b.y * weight;
+    }
+    __nv_bfloat162* dst =
+        reinterpret_cast<__nv_bfloat162*>(out + outRow + (kvHead * G + g) * kHeadDim + lane * 4);
+    dst[0] = __floats2bfloat162_rn(sum.x, sum.y);
+    dst[1] = __floats2bfloat162_rn(sum.z, sum.w);
+  }
+  if (tid == 0) *counter = 0u;  // ready for the next launch
 }
 
 template <int G>
-void launchDecode(dim3 grid, std::size_t sharedBytes, Stream stream, const bf16* qkv, int qkvStride,
-                  const SeqTable& table, const std::int32_t* seqs, int numHeads, const LayerKvCache& cache,
-                  int splits, float* partials, float scale) {
+void launchDecode(dim3 grid, std::size_t sharedBytes, Stream stream, bf16* out, const bf16* qkv,
+                  int qkvStride, const SeqTable& table, const std::int32_t* seqs, int numHeads,
+                  const LayerKvCache& cache, int splits, float* partials, unsigned* counters,
+                  const DecodeRope& rope, float scale) {
+  static const bool attributeSet = [&] {
+    return cudaFuncSetAttribute(decodeAttentionKernel<G>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                static_cast<int>(sharedBytes)) == cudaSuccess;
+  }();
+  if (!attributeSet)
+    throw Error("decode attention: the device cannot give a block the shared memory it needs");
   decodeAttentionKernel<G><<<grid, kDecodeThreads, sharedBytes, stream>>>(
-      qkv, qkvStride, table, seqs, numHeads, cache, splits, partials, scale);
+      out, qkv, qkvStride, table, seqs, numHeads, cache, splits, partials, counters, rope, scale);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -568,6 +706,18 @@ __global__ void __launch_bounds__(128)
 // GEMV for up to 8 rows: a block of 8 warps computes 2 output features, 4 warps each, every warp over a
 // quarter of k (split-K inside the block, merged through shared memory, so no second kernel). Weight
 // loads are 16 bytes a lane, 4 in flight before the first use; x comes through L1.
+//
+// The same kernel carries the neighbours the backend fuses in at 1-2 rows:
+//   - prologue RmsNorm: x = residual * norm (float residual stream, bf16 norm weight) and the sum of
+//     squares of the residual accumulated alongside (the four warps of a feature together read the whole
+//     row), so the RMS scale, a per-row factor, multiplies the dot product at the end;
+//   - epilogue AddResidual: residual += y; SiluMul: the block's two features are gate row i and up row
+//     intermediate + i, and it writes silu(gate) * up.
+// Launched as a programmatic dependent of the kernel before it, a block may start while that one
+// finishes: the weights do not depend on it, so their first lines go toward L2 before the wait.
+
+enum class GemvPrologue { Copy, RmsNorm };
+enum class GemvEpilogue { Store, AddResidual, SiluMul };
 
 constexpr int kGemvWarpsPerFeature = 4;
 constexpr int kGemvFeaturesPerBlock = 2;
@@ -585,24 +735,36 @@ __device__ __forceinline__ bf16 fromFloat<bf16>(float v) {
   return __float2bfloat16(v);
 }
 
-template <int M, typename OutT>
+template <int M, typename OutT, GemvPrologue P, GemvEpilogue E>
 __global__ void __launch_bounds__(kGemvThreads)
-    gemvKernel(OutT* y, const bf16* x, const bf16* w, int n, int k) {
+    gemvKernel(OutT* y, float* residual, const bf16* x, const float* normInput, const bf16* normWeight,
+               float eps, const bf16* w, int n, int k) {
   __shared__ float partial[kGemvFeaturesPerBlock * kGemvWarpsPerFeature][M];
+  __shared__ float partialSquares[kGemvFeaturesPerBlock * kGemvWarpsPerFeature][M];
   const int warp = threadIdx.x >> 5;
   const int lane = threadIdx.x & 31;
-  const int feature = blockIdx.x * kGemvFeaturesPerBlock + warp / kGemvWarpsPerFeature;
+  const int group = warp / kGemvWarpsPerFeature;
+  // With SiluMul n counts outputs (the intermediate size) and block i reads rows i and n + i.
+  const int feature = E == GemvEpilogue::SiluMul
+                          ? static_cast<int>(blockIdx.x)
+                          : static_cast<int>(blockIdx.x) * kGemvFeaturesPerBlock + group;
+  const std::int64_t weightRow = E == GemvEpilogue::SiluMul ? static_cast<std::int64_t>(group) * n + feature
+                                                            : static_cast<std::int64_t>(feature);
   const int quarter = warp % kGemvWarpsPerFeature;
   const int span = (k / kGemvWarpsPerFeature + 7) / 8 * 8;
   const int kBegin = quarter * span;
   const int kEnd = min(k, kBegin + span);
-  float acc[M];
+  const bf16* row = w + weightRow * k;
+  constexpr int kStep = 32 * 8;
+  if (feature < n && kBegin + lane * 8 * 8 < kEnd)
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(row + kBegin + lane * 64));
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+
+  float acc[M], squares[M];
 #pragma unroll
   for (int m = 0; m < M; ++m)
-    acc[m] = 0.0f;
+    acc[m] = squares[m] = 0.0f;
   if (feature < n) {
-    const bf16* row = w + static_cast<std::int64_t>(feature) * k;
-    constexpr int kStep = 32 * 8;
     for (int base = kBegin + lane * 8; base < kEnd; base += kStep * kGemvUnroll) {
       uint4 raw[kGemvUnroll];
 #pragma unroll
@@ -616,10 +778,25 @@ __global__ void __launch_bounds__(kGemvThreads)
         if (i >= kEnd) break;
         float wv[8];
         unpack8(raw[u], wv);
+        float nv[8];
+        if constexpr (P == GemvPrologue::RmsNorm)
+          unpack8(__ldg(reinterpret_cast<const uint4*>(normWeight + i)), nv);
 #pragma unroll
         for (int m = 0; m < M; ++m) {
           float xv[8];
-          unpack8(__ldg(reinterpret_cast<const uint4*>(x + static_cast<std::int64_t>(m) * k + i)), xv);
+          if constexpr (P == GemvPrologue::RmsNorm) {
+            const float4* r =
+                reinterpret_cast<const float4*>(normInput + static_cast<std::int64_t>(m) * k + i);
+            const float4 a = __ldg(r), b = __ldg(r + 1);
+            const float rv[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
+#pragma unroll
+            for (int d = 0; d < 8; ++d) {
+              squares[m] += rv[d] * rv[d];
+              xv[d] = rv[d] * nv[d];
+            }
+          } else {
+            unpack8(__ldg(reinterpret_cast<const uint4*>(x + static_cast<std::int64_t>(m) * k + i)), xv);
+          }
 #pragma unroll
           for (int d = 0; d < 8; ++d)
             acc[m] += wv[d] * xv[d];
@@ -627,30 +804,65 @@ __global__ void __launch_bounds__(kGemvThreads)
       }
     }
   }
+  // The next kernel may launch once every block is past its weight stream.
+  asm volatile("griddepcontrol.launch_dependents;");
 #pragma unroll
   for (int m = 0; m < M; ++m) {
     const float total = warpSum(acc[m]);
     if (lane == 0) partial[warp][m] = total;
+    if constexpr (P == GemvPrologue::RmsNorm) {
+      const float sum = warpSum(squares[m]);
+      if (lane == 0) partialSquares[warp][m] = sum;
+    }
   }
   __syncthreads();
-  if (quarter == 0 && lane < M && feature < n) {
-    float total = 0.0f;
+  if (quarter != 0 || lane >= M || feature >= n) return;
+  auto sumOf = [&](int firstWarp) {
+    float total = 0.0f, sum = 0.0f;
 #pragma unroll
-    for (int q = 0; q < kGemvWarpsPerFeature; ++q)
-      total += partial[warp + q][lane];
-    y[static_cast<std::int64_t>(lane) * n + feature] = fromFloat<OutT>(total);
+    for (int q = 0; q < kGemvWarpsPerFeature; ++q) {
+      total += partial[firstWarp + q][lane];
+      if constexpr (P == GemvPrologue::RmsNorm) sum += partialSquares[firstWarp + q][lane];
+    }
+    if constexpr (P == GemvPrologue::RmsNorm) total *= rsqrtf(sum / k + eps);
+    return total;
+  };
+  const std::int64_t at = static_cast<std::int64_t>(lane) * n + feature;
+  if constexpr (E == GemvEpilogue::Store) {
+    y[at] = fromFloat<OutT>(sumOf(warp));
+  } else if constexpr (E == GemvEpilogue::AddResidual) {
+    residual[at] += sumOf(warp);
+  } else {
+    if (group != 0) return;
+    const float gate = sumOf(0);
+    y[at] = fromFloat<OutT>(gate / (1.0f + __expf(-gate)) * sumOf(kGemvWarpsPerFeature));
   }
 }
 
-template <typename OutT>
-void launchGemv(OutT* y, const bf16* x, const bf16* w, int rows, int n, int k, Stream stream) {
-  if (rows < 1 || rows > kGemvMaxRows || k % 8 != 0)
-    throw Error("gemv: rows must be 1..8 and k a multiple of 8");
-  const int grid = (n + kGemvFeaturesPerBlock - 1) / kGemvFeaturesPerBlock;
+template <typename OutT, GemvPrologue P, GemvEpilogue E>
+void launchGemv(OutT* y, float* residual, const bf16* x, const float* normInput, const bf16* normWeight,
+                float eps, const bf16* w, int rows, int n, int k, bool overlapPrevious, Stream stream) {
+  constexpr int kMostRows =
+      P == GemvPrologue::Copy && E == GemvEpilogue::Store ? kGemvMaxRows : kGemvFusedRows;
+  if (rows < 1 || rows > kMostRows || k % 8 != 0)
+    throw Error("gemv: rows must be 1.." + std::to_string(kMostRows) + " and k a multiple of 8");
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(static_cast<unsigned>(
+      E == GemvEpilogue::SiluMul ? n : (n + kGemvFeaturesPerBlock - 1) / kGemvFeaturesPerBlock));
+  config.blockDim = dim3(kGemvThreads);
+  config.stream = stream;
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attribute.val.programmaticStreamSerializationAllowed = 1;
+  config.attrs = &attribute;
+  config.numAttrs = overlapPrevious ? 1 : 0;
+  cudaError_t error = cudaErrorInvalidValue;
   switch (rows) {
-#define AYAR_GEMV_CASE(M)                                                  \
-  case M:                                                                  \
-    gemvKernel<M, OutT><<<grid, kGemvThreads, 0, stream>>>(y, x, w, n, k); \
+#define AYAR_GEMV_CASE(M)                                                                                   \
+  case M:                                                                                                   \
+    if constexpr (M <= kMostRows)                                                                           \
+      error = cudaLaunchKernelEx(&config, gemvKernel<M, OutT, P, E>, y, residual, x, normInput, normWeight, \
+                                 eps, w, n, k);                                                             \
     break;
     AYAR_GEMV_CASE(1)
     AYAR_GEMV_CASE(2)
@@ -662,6 +874,7 @@ void launchGemv(OutT* y, const bf16* x, const bf16* w, int rows, int n, int k, S
     AYAR_GEMV_CASE(8)
 #undef AYAR_GEMV_CASE
   }
+  if (error != cudaSuccess) throw Error(std::string("CUDA kernel gemv failed: ") + cudaGetErrorString(error));
   checkLaunch("gemv");
 }
 
@@ -708,10 +921,26 @@ __global__ void __launch_bounds__(kSampleThreads)
   // Argmax (the first index on ties); its value is the softmax's shift.
   float best = -INFINITY;
   int bestAt = vocab;
-  for (int i = tid; i < vocab; i += kSampleThreads) {
-    if (l[i] > best) {
-      best = l[i];
-      bestAt = i;
+  if (vocab % 4 == 0) {  // 16-byte loads, several in flight: the row is read from L2 by one block
+    const float4* l4 = reinterpret_cast<const float4*>(l);
+#pragma unroll 4
+    for (int i = tid; i < vocab / 4; i += kSampleThreads) {
+      const float4 v = l4[i];
+      const float values[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        if (values[j] > best) {
+          best = values[j];
+          bestAt = 4 * i + j;
+        }
+      }
+    }
+  } else {
+    for (int i = tid; i < vocab; i += kSampleThreads) {
+      if (l[i] > best) {
+        best = l[i];
+        bestAt = i;
+      }
     }
   }
 #pragma unroll
@@ -900,18 +1129,17 @@ std::int64_t decodeAttentionPartialFloats(int count, int numHeads, int splits) {
 
 void decodeAttention(Bf16* out, const Bf16* qkv, int qkvStride, const SeqTable& table,
                      const std::int32_t* seqs, int count, int numHeads, const LayerKvCache& cache, int splits,
-                     float* partials, Stream stream) {
+                     float* partials, unsigned* counters, const DecodeRope& rope, Stream stream) {
   if (count == 0) return;
   const int group = numHeads / cache.numKvHeads;
   const dim3 grid(cache.numKvHeads, count, splits);
-  const std::size_t sharedBytes = sizeof(float) * group * (2 * kHeadDim + kDecodeMaxPartition);
+  const std::size_t sharedBytes = kDecodeTileBytes + sizeof(float) * group * (kDecodeTile + kHeadDim);
   const float scale = 1.0f / std::sqrt(static_cast<float>(kHeadDim));
-  const bf16* q = asBf16(qkv);
   switch (group) {
-#define AYAR_DECODE_CASE(G)                                                                                  \
-  case G:                                                                                                    \
-    launchDecode<G>(grid, sharedBytes, stream, q, qkvStride, table, seqs, numHeads, cache, splits, partials, \
-                    scale);                                                                                  \
+#define AYAR_DECODE_CASE(G)                                                                                \
+  case G:                                                                                                  \
+    launchDecode<G>(grid, sharedBytes, stream, asBf16(out), asBf16(qkv), qkvStride, table, seqs, numHeads, \
+                    cache, splits, partials, counters, rope, scale);                                       \
     break;
     AYAR_DECODE_CASE(1)
     AYAR_DECODE_CASE(2)
@@ -926,9 +1154,6 @@ void decodeAttention(Bf16* out, const Bf16* qkv, int qkvStride, const SeqTable& 
       throw Error("decode attention supports 1 to 8 query heads per KV head, not " + std::to_string(group));
   }
   checkLaunch("decodeAttention");
-  decodeCombineKernel<<<dim3(numHeads, count), kHeadDim, 0, stream>>>(asBf16(out), table, seqs, numHeads,
-                                                                      splits, partials);
-  checkLaunch("decodeAttention combine");
 }
 
 void prefillAttention(Bf16* out, const Bf16* qkv, int qkvStride, const SeqTable& table,
@@ -949,11 +1174,34 @@ void prefillAttention(Bf16* out, const Bf16* qkv, int qkvStride, const SeqTable&
 }
 
 void gemv(Bf16* y, const Bf16* x, const Bf16* w, int rows, int n, int k, Stream stream) {
-  launchGemv(asBf16(y), asBf16(x), asBf16(w), rows, n, k, stream);
+  launchGemv<bf16, GemvPrologue::Copy, GemvEpilogue::Store>(asBf16(y), nullptr, asBf16(x), nullptr, nullptr,
+                                                            0.0f, asBf16(w), rows, n, k, false, stream);
 }
 
 void gemv(float* y, const Bf16* x, const Bf16* w, int rows, int n, int k, Stream stream) {
-  launchGemv(y, asBf16(x), asBf16(w), rows, n, k, stream);
+  launchGemv<float, GemvPrologue::Copy, GemvEpilogue::Store>(y, nullptr, asBf16(x), nullptr, nullptr, 0.0f,
+                                                             asBf16(w), rows, n, k, false, stream);
+}
+
+void gemvRmsNorm(Bf16* y, const float* residual, const Bf16* norm, float eps, const Bf16* w, int rows, int n,
+                 int k, bool overlapPrevious, Stream stream) {
+  launchGemv<bf16, GemvPrologue::RmsNorm, GemvEpilogue::Store>(asBf16(y), nullptr, nullptr, residual,
+                                                               asBf16(norm), eps, asBf16(w), rows, n, k,
+                                                               overlapPrevious, stream);
+}
+
+void gemvAddResidual(float* residual, const Bf16* x, const Bf16* w, int rows, int n, int k,
+                     bool overlapPrevious, Stream stream) {
+  launchGemv<float, GemvPrologue::Copy, GemvEpilogue::AddResidual>(
+      nullptr, residual, asBf16(x), nullptr, nullptr, 0.0f, asBf16(w), rows, n, k, overlapPrevious, stream);
+}
+
+void gemvRmsNormSiluMul(Bf16* activated, const float* residual, const Bf16* norm, float eps,
+                        const Bf16* gateUp, int rows, int intermediate, int k, bool overlapPrevious,
+                        Stream stream) {
+  launchGemv<bf16, GemvPrologue::RmsNorm, GemvEpilogue::SiluMul>(
+      asBf16(activated), nullptr, nullptr, residual, asBf16(norm), eps, asBf16(gateUp), rows, intermediate, k,
+      overlapPrevious, stream);
 }
 
 void sampleTokens(std::int32_t* tokens, const float* logits, int rows, int vocab, const SampleParams& params,

@@ -57,15 +57,27 @@ void qkNormRopeKvWrite(Bf16* qkv, const Bf16* qNorm, const Bf16* kNorm, const fl
 // out[t, i] = silu(gateUp[t, i]) * gateUp[t, intermediate + i]
 void siluMul(Bf16* out, const Bf16* gateUp, int rows, int intermediate, Stream stream);
 
-// Decode attention for sequences with one new token (listed in seqs[0..count)), GQA-aware: one block
-// reads a KV head's pages once for all its query heads. The context is split into `splits` parts that
-// run in parallel and are merged by a second kernel; partials needs
-// decodeAttentionPartialFloats(count, numHeads, splits) floats. q is read from qkv (row stride qkvStride);
-// out is [rows, numHeads * headDim].
+// With rope set, decodeAttention also does qkNormRopeKvWrite's work for its sequences' new tokens (the
+// row's q heads normed and rotated on the way in, k and v written to the cache slot of position
+// contextLen - 1), so that a step of decodes alone needs no qkNormRopeKvWrite launch.
+struct DecodeRope {
+  const Bf16* qNorm = nullptr;  // null: the rows were already done by qkNormRopeKvWrite
+  const Bf16* kNorm = nullptr;
+  const float* cosines = nullptr;
+  const float* sines = nullptr;
+  float eps = 0.0f;
+};
+
+// Decode attention for sequences with one new token (listed in seqs[0..count)), in one launch, GQA-aware:
+// a block reads a KV head's pages once for all its query heads. The context is split into `splits`
+// parts that run in parallel; the last block of each (sequence, KV head) to finish merges them. partials
+// needs decodeAttentionPartialFloats(count, numHeads, splits) floats (unused with one split) and
+// counters count * numKvHeads unsigned zeros (left zero after the launch). q is read from qkv (row
+// stride qkvStride); out is [rows, numHeads * headDim].
 std::int64_t decodeAttentionPartialFloats(int count, int numHeads, int splits);
 void decodeAttention(Bf16* out, const Bf16* qkv, int qkvStride, const SeqTable& table,
                      const std::int32_t* seqs, int count, int numHeads, const LayerKvCache& cache, int splits,
-                     float* partials, Stream stream);
+                     float* partials, unsigned* counters, const DecodeRope& rope, Stream stream);
 
 // Causal attention for sequences with several new tokens (prefill chunks, listed in seqs[0..count)), over
 // their whole context in the paged cache (earlier chunks and prefix-cache hits included), flash-style on
@@ -79,6 +91,25 @@ void prefillAttention(Bf16* out, const Bf16* qkv, int qkvStride, const SeqTable&
 inline constexpr int kGemvMaxRows = 8;
 void gemv(Bf16* y, const Bf16* x, const Bf16* w, int rows, int n, int k, Stream stream);
 void gemv(float* y, const Bf16* x, const Bf16* w, int rows, int n, int k, Stream stream);
+
+// The GEMV with the kernels around it fused in, for steps of up to kGemvFusedRows rows (k a multiple of 8).
+// With overlapPrevious the
+// kernel is launched as a programmatic dependent of the one before it on the stream: its blocks may start
+// while that one finishes and pull their first weight lines toward L2, then wait for it before reading
+// anything it wrote.
+inline constexpr int kGemvFusedRows = 2;
+// y[m, :] = (rmsnorm(residual[m, :]) * norm) W^T, the norm of the float residual stream (width k) folded
+// in: x = residual * norm in float, the RMS scale applied to each dot product.
+void gemvRmsNorm(Bf16* y, const float* residual, const Bf16* norm, float eps, const Bf16* w, int rows, int n,
+                 int k, bool overlapPrevious, Stream stream);
+// residual[m, :] += x[m, :] W^T (residual of width n).
+void gemvAddResidual(float* residual, const Bf16* x, const Bf16* w, int rows, int n, int k,
+                     bool overlapPrevious, Stream stream);
+// activated[m, i] = silu(h W[i]) * (h W[intermediate + i]) with h = rmsnorm(residual[m, :]) * norm: the fused
+// gate/up projection (2 * intermediate rows of k) with the norm before it and SiLU * mul after it.
+void gemvRmsNormSiluMul(Bf16* activated, const float* residual, const Bf16* norm, float eps,
+                        const Bf16* gateUp, int rows, int intermediate, int k, bool overlapPrevious,
+                        Stream stream);
 
 // One row per sequence that samples: temperature (<= 0: greedy), top-p (>= 1: off), top-k (<= 0: off)
 // and the uniform draw u in [0, 1) that picks the token by inverse CDF over the kept tokens in id order.

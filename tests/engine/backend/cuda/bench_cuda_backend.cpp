@@ -251,6 +251,27 @@ int main(int argc, char** argv) {
         const double ms = timeKernel([&] { cuda::gemv(y, x, w, m, n, k, benchStream); });
         row(std::string("gemv M=") + std::to_string(m) + " " + label, ms, 2.0 * n * k);
       }
+      for (const int m : {1, 2}) {
+        // The fused forms the backend runs at 1-2 rows, each on its own layer shape; with "pdl" each launch
+        // is a programmatic dependent of the one before it.
+        for (const bool overlap : {false, true}) {
+          const std::string shape = " M=" + std::to_string(m) + (overlap ? " pdl " : " ") + label;
+          if (n == qkvDim) {
+            const double ms = timeKernel(
+                [&] { cuda::gemvRmsNorm(y, residual, x, 1e-6f, w, m, n, k, overlap, benchStream); });
+            row("gemv+rmsnorm" + shape, ms, 2.0 * n * k);
+          } else if (n == 2 * inter) {
+            const double ms = timeKernel([&] {
+              cuda::gemvRmsNormSiluMul(y, residual, x, 1e-6f, w, m, inter, k, overlap, benchStream);
+            });
+            row("gemv+rmsnorm+silu" + shape, ms, 2.0 * n * k);
+          } else {
+            const double ms =
+                timeKernel([&] { cuda::gemvAddResidual(residual, x, w, m, n, k, overlap, benchStream); });
+            row("gemv+residual" + shape, ms, 2.0 * n * k);
+          }
+        }
+      }
       for (const int m : {1, 4, 8, 16}) {
         const float alpha = 1.0f, beta = 0.0f;
         const double ms = timeKernel([&] {
@@ -274,6 +295,9 @@ int main(int argc, char** argv) {
       Bf16* q = deviceAlloc<Bf16>(std::int64_t{8192} * qkvDim, 0x3c);
       Bf16* o = deviceAlloc<Bf16>(std::int64_t{8192} * c.numHeads * c.headDim);
       const cuda::LayerKvCache cache{keys, values, kBlockSize, c.numKvHeads};
+      float* ropeCos = deviceAlloc<float>(std::int64_t{maxTokens} * c.headDim / 2);
+      float* ropeSin = deviceAlloc<float>(std::int64_t{maxTokens} * c.headDim / 2);
+      cuda::fillRopeTable(ropeCos, ropeSin, maxTokens, c.headDim, c.ropeTheta, benchStream);
       for (const auto& [count, context] :
            {std::pair{1, 1024}, std::pair{1, 8192}, std::pair{64, 1024}, std::pair{256, 256}}) {
         const int perSeq = (context + kBlockSize - 1) / kBlockSize;
@@ -293,17 +317,24 @@ int main(int argc, char** argv) {
         cudaMemcpy(d, host.data(), host.size() * sizeof(std::int32_t), cudaMemcpyHostToDevice);
         const cuda::SeqTable table{d, d + count, d + 2 * count, d + 4 * count, perSeq};
         int splits = 1;  // as the backend chooses them
-        while (splits * 512 < context || (count * c.numKvHeads * splits < 264 && splits * 64 < context))
+        while (count * c.numKvHeads * splits < 264 && splits * 64 < context)
           splits *= 2;
         float* partials = deviceAlloc<float>(cuda::decodeAttentionPartialFloats(count, c.numHeads, splits));
-        const double ms = timeKernel([&] {
-          cuda::decodeAttention(o, q, qkvDim, table, d + 3 * count, count, c.numHeads, cache, splits,
-                                partials, benchStream);
-        });
-        row("decode attention " + std::to_string(count) + " x " + std::to_string(context) + " keys, " +
-                std::to_string(splits) + " splits",
-            ms, 2.0 * 2.0 * count * context * kvDim);
+        auto* counters = deviceAlloc<unsigned>(std::int64_t{count} * c.numKvHeads);
+        for (const bool withRope : {false, true}) {
+          // With rope the kernel also norms and rotates q and the new k and writes k and v to the cache.
+          const cuda::DecodeRope rope =
+              withRope ? cuda::DecodeRope{x, x, ropeCos, ropeSin, 1e-6f} : cuda::DecodeRope{};
+          const double ms = timeKernel([&] {
+            cuda::decodeAttention(o, q, qkvDim, table, d + 3 * count, count, c.numHeads, cache, splits,
+                                  partials, counters, rope, benchStream);
+          });
+          row("decode attention " + std::string(withRope ? "+rope " : "") + std::to_string(count) + " x " +
+                  std::to_string(context) + " keys, " + std::to_string(splits) + " splits",
+              ms, 2.0 * 2.0 * count * context * kvDim);
+        }
         cudaFree(partials);
+        cudaFree(counters);
         cudaFree(d);
       }
       for (const int length : {2048, 8192}) {
@@ -327,6 +358,8 @@ int main(int argc, char** argv) {
       }
       cudaFree(keys);
       cudaFree(values);
+      cudaFree(ropeCos);
+      cudaFree(ropeSin);
       cudaFree(q);
       cudaFree(o);
     }
@@ -357,9 +390,13 @@ int main(int argc, char** argv) {
   std::printf("%-40s %12s %12s %10s\n", "decode batch 1 (prompt 128)", "ms/token", "floor ms", "of floor");
   for (const std::string name : {"qwen3-8b", "qwen3-14b"}) {
     const ModelConfig c = *findModelPreset(name);
-    for (const bool eager : {false, true}) {
-      if (eager && name != "qwen3-8b") continue;
-      CudaBackend backend(c, nullptr, 1, CudaBackendOptions{.enforceEager = eager, .seed = 1});
+    // Variants: CUDA graphs (the default), eager, and graphs without programmatic dependent launches.
+    for (const int variant : {0, 1, 2}) {
+      const bool eager = variant == 1;
+      if (variant > 0 && name != "qwen3-8b") continue;
+      CudaBackend backend(
+          c, nullptr, 1,
+          CudaBackendOptions{.enforceEager = eager, .seed = 1, .overlapLaunches = variant != 2});
       const int numBlocks = 20000;
       backend.allocateKvCache(numBlocks, kBlockSize);
       Driver driver{backend, numBlocks};
@@ -371,15 +408,18 @@ int main(int argc, char** argv) {
         times.push_back(driver.decodeStep());
       const double ms = median(times);
       const double floorMs = decodeBytes(c, 1, driver.meanContext()) / copyBandwidth * 1e3;
-      const std::string label = name + (eager ? " (eager)" : " (CUDA graphs)");
+      const std::string label = name + (eager          ? " (eager)"
+                                        : variant == 2 ? " (CUDA graphs, no PDL)"
+                                                       : " (CUDA graphs)");
       std::printf("%-40s %12.3f %12.3f %9.1f%%\n", label.c_str(), ms, floorMs, 100.0 * floorMs / ms);
       decode1.push_back({{"model", name},
                          {"graphs", !eager},
+                         {"pdl", variant != 2},
                          {"ms_per_token", ms},
                          {"floor_ms", floorMs},
                          {"fraction_of_floor", floorMs / ms}});
 
-      if (name == "qwen3-8b" && !eager) {
+      if (name == "qwen3-8b" && variant == 0) {
         // Prefill: one sequence, the whole prompt in one step.
         for (const int length : {2048, 8192}) {
           std::vector<double> rates;

@@ -231,6 +231,79 @@ TEST(CudaKernels, GemvMatchesTheReferenceForOneToEightRows) {
   }
 }
 
+// The three fused GEMVs against the unfused chain on the host in double precision, for 1 and 2 rows (the
+// second launched as a programmatic dependent), at an odd number of outputs.
+TEST(CudaKernels, FusedGemvsMatchTheNormGemvResidualAndSiluChain) {
+  SKIP_WITHOUT_GPU();
+  std::mt19937 rng(9);
+  const int k = 1040, n = 1000, inter = 712;
+  std::uniform_real_distribution<float> pick(-3.0f, 3.0f);
+  const RandomBf16 norm = randomBf16(k, rng, 0.5f, 1.5f),
+                   w = randomBf16(static_cast<std::size_t>(n) * k, rng),
+                   gateUp = randomBf16(2 * static_cast<std::size_t>(inter) * k, rng),
+                   down = randomBf16(static_cast<std::size_t>(k) * inter, rng);
+  DeviceVector<Bf16> dNorm(norm.bits), dW(w.bits), dGateUp(gateUp.bits), dDown(down.bits);
+  for (int rows = 1; rows <= kGemvFusedRows; ++rows) {
+    const bool overlap = rows == 2;  // launched as a programmatic dependent, or not
+    std::vector<float> residual(static_cast<std::size_t>(rows) * k);
+    for (float& v : residual)
+      v = pick(rng);
+    // h = rmsnorm(residual) * norm
+    std::vector<double> h(residual.size());
+    for (int m = 0; m < rows; ++m) {
+      double sumSquares = 0.0;
+      for (int i = 0; i < k; ++i)
+        sumSquares += static_cast<double>(residual[m * k + i]) * residual[m * k + i];
+      const double scale = 1.0 / std::sqrt(sumSquares / k + 1e-6);
+      for (int i = 0; i < k; ++i)
+        h[m * k + i] = residual[m * k + i] * scale * norm.values[i];
+    }
+    auto product = [&](const std::vector<double>& x, const std::vector<double>& weight, int outputs,
+                       int width) {
+      std::vector<double> y(static_cast<std::size_t>(rows) * outputs);
+      for (int m = 0; m < rows; ++m)
+        for (int o = 0; o < outputs; ++o) {
+          double sum = 0.0;
+          for (int i = 0; i < width; ++i)
+            sum +=
+                x[static_cast<std::size_t>(m) * width + i] * weight[static_cast<std::size_t>(o) * width + i];
+          y[static_cast<std::size_t>(m) * outputs + o] = sum;
+        }
+      return y;
+    };
+    DeviceVector<float> dResidual(residual);
+
+    DeviceVector<Bf16> y(std::vector<Bf16>(static_cast<std::size_t>(rows) * n, 0xffff));
+    gemvRmsNorm(y.get(), dResidual.get(), dNorm.get(), 1e-6f, dW.get(), rows, n, k, overlap, nullptr);
+    EXPECT_LT(relativeError(widen(y.read()), product(h, w.values, n, k)), 5e-3) << rows << " rows";
+
+    DeviceVector<Bf16> activated(std::vector<Bf16>(static_cast<std::size_t>(rows) * inter, 0xffff));
+    gemvRmsNormSiluMul(activated.get(), dResidual.get(), dNorm.get(), 1e-6f, dGateUp.get(), rows, inter, k,
+                       overlap, nullptr);
+    const std::vector<double> both = product(h, gateUp.values, 2 * inter, k);
+    std::vector<double> silu(static_cast<std::size_t>(rows) * inter);
+    for (int m = 0; m < rows; ++m)
+      for (int i = 0; i < inter; ++i) {
+        const double g = both[static_cast<std::size_t>(m) * 2 * inter + i];
+        silu[static_cast<std::size_t>(m) * inter + i] =
+            g / (1.0 + std::exp(-g)) * both[static_cast<std::size_t>(m) * 2 * inter + inter + i];
+      }
+    const std::vector<Bf16> activatedBits = activated.read();
+    EXPECT_LT(relativeError(widen(activatedBits), silu), 5e-3) << rows << " rows";
+
+    // residual += activated Wdown, from the kernel's own (bf16) activations
+    gemvAddResidual(dResidual.get(), activated.get(), dDown.get(), rows, k, inter, overlap, nullptr);
+    const std::vector<double> added = product(widen(activatedBits), down.values, k, inter);
+    std::vector<double> expected(residual.size()), delta(residual.size());
+    const std::vector<float> got = dResidual.read();
+    for (std::size_t i = 0; i < residual.size(); ++i) {
+      expected[i] = added[i];
+      delta[i] = static_cast<double>(got[i]) - residual[i];
+    }
+    EXPECT_LT(relativeError(delta, expected), 1e-4) << rows << " rows";
+  }
+}
+
 // A paged cache with random K and V, and the reference attention over it.
 struct AttentionCase {
   int heads = 8, kvHeads = 2, blockSize = 16, numBlocks = 0;
@@ -315,16 +388,102 @@ TEST(CudaKernels, DecodeAttentionMatchesTheReferenceForEverySplitCount) {
   DeviceVector<Bf16> key(c.key.bits), value(c.value.bits), qkv(c.qkv.bits);
   DeviceVector<std::int32_t> start(c.queryStart), len(c.queryLen), context(c.contextLen),
       tables(c.blockTables), seqs(std::vector<std::int32_t>{0, 1, 2, 3});
+  DeviceVector<unsigned> counters(std::vector<unsigned>(4 * static_cast<std::size_t>(c.kvHeads), 0u));
   const SeqTable table{start.get(), len.get(), context.get(), tables.get(), c.stride};
   const LayerKvCache cache{key.get(), value.get(), c.blockSize, c.kvHeads};
   const std::vector<double> expected = c.reference({0, 1, 2, 3});
-  for (const int splits : {4, 8, 32}) {  // 1500 keys need at least 3 partitions of 512
+  for (const int splits : {1, 4, 8, 32, 32}) {  // 32 twice: the merge left the counters at zero
     DeviceVector<float> partials(
-        std::vector<float>(static_cast<std::size_t>(decodeAttentionPartialFloats(4, c.heads, splits))));
+        std::vector<float>(static_cast<std::size_t>(decodeAttentionPartialFloats(4, c.heads, splits)), NAN));
     DeviceVector<Bf16> out(std::vector<Bf16>(4 * static_cast<std::size_t>(c.heads) * kHeadDim, 0xffff));
     decodeAttention(out.get(), qkv.get(), c.qkvStride(), table, seqs.get(), 4, c.heads, cache, splits,
-                    partials.get(), nullptr);
+                    partials.get(), counters.get(), DecodeRope{}, nullptr);
     EXPECT_LT(relativeError(widen(out.read()), expected), 1e-2) << splits << " splits";
+  }
+  for (const unsigned count : counters.read())
+    EXPECT_EQ(count, 0u);
+}
+
+TEST(CudaKernels, DecodeAttentionWithRopeNormsRotatesAndCachesTheNewToken) {
+  SKIP_WITHOUT_GPU();
+  std::mt19937 rng(8);
+  // Five query heads per KV head (qwen3-14b's grouping), contexts ending inside and at the edge of a tile.
+  AttentionCase c({{1, 1}, {64, 1}, {65, 1}, {1000, 1}}, rng);
+  c.heads = 10;
+  c.qkv = randomBf16(4 * static_cast<std::size_t>(c.qkvStride()), rng, -2.0f, 2.0f);
+  const RandomBf16 qNorm = randomBf16(kHeadDim, rng, 0.5f, 1.5f),
+                   kNorm = randomBf16(kHeadDim, rng, 0.5f, 1.5f);
+  const int maxPositions = 1024;
+  DeviceVector<float> cosines(std::vector<float>(maxPositions * kHeadDim / 2)),
+      sines(std::vector<float>(maxPositions * kHeadDim / 2));
+  fillRopeTable(cosines.get(), sines.get(), maxPositions, kHeadDim, 1e6, nullptr);
+  DeviceVector<Bf16> dQNorm(qNorm.bits), dKNorm(kNorm.bits);
+  DeviceVector<std::int32_t> start(c.queryStart), len(c.queryLen), context(c.contextLen),
+      tables(c.blockTables), seqs(std::vector<std::int32_t>{0, 1, 2, 3});
+  DeviceVector<unsigned> counters(std::vector<unsigned>(4 * static_cast<std::size_t>(c.kvHeads), 0u));
+  const SeqTable table{start.get(), len.get(), context.get(), tables.get(), c.stride};
+
+  // The reference: q and the new k normed and rotated, the new k and v in their cache slots.
+  auto normRope = [&](double* x, const std::vector<double>& w, int position) {
+    double sumSquares = 0.0;
+    for (int i = 0; i < kHeadDim; ++i)
+      sumSquares += x[i] * x[i];
+    const double scale = 1.0 / std::sqrt(sumSquares / kHeadDim + 1e-6);
+    std::vector<double> n(kHeadDim);
+    for (int i = 0; i < kHeadDim; ++i)
+      n[i] = x[i] * scale * w[i];
+    for (int i = 0; i < kHeadDim / 2; ++i) {
+      const double angle = position * std::pow(1e6, -2.0 * i / kHeadDim);
+      x[i] = n[i] * std::cos(angle) - n[i + kHeadDim / 2] * std::sin(angle);
+      x[i + kHeadDim / 2] = n[i + kHeadDim / 2] * std::cos(angle) + n[i] * std::sin(angle);
+    }
+  };
+  AttentionCase ref = c;
+  std::vector<std::size_t> newSlots;  // element offsets of each (sequence, KV head)'s new row
+  for (int s = 0; s < 4; ++s) {
+    const int position = c.contextLen[static_cast<std::size_t>(s)] - 1;
+    double* row = ref.qkv.values.data() + static_cast<std::size_t>(s) * c.qkvStride();
+    for (int h = 0; h < c.heads; ++h)
+      normRope(row + h * kHeadDim, qNorm.values, position);
+    const std::size_t block = static_cast<std::size_t>(
+        c.blockTables[static_cast<std::size_t>(s * c.stride + position / c.blockSize)]);
+    for (int h = 0; h < c.kvHeads; ++h) {
+      double* k = row + (c.heads + h) * kHeadDim;
+      normRope(k, kNorm.values, position);
+      const std::size_t at = ((block * c.kvHeads + static_cast<std::size_t>(h)) * c.blockSize +
+                              static_cast<std::size_t>(position % c.blockSize)) *
+                             kHeadDim;
+      newSlots.push_back(at);
+      for (int d = 0; d < kHeadDim; ++d) {
+        ref.key.values[at + d] = fromBf16(toBf16(static_cast<float>(k[d])));
+        ref.value.values[at + d] = row[(c.heads + c.kvHeads + h) * kHeadDim + d];
+      }
+    }
+  }
+  const std::vector<double> expected = ref.reference({0, 1, 2, 3});
+  for (const int splits : {1, 2, 16}) {
+    DeviceVector<Bf16> key(c.key.bits), value(c.value.bits), qkv(c.qkv.bits);  // fresh: no new rows yet
+    const LayerKvCache cache{key.get(), value.get(), c.blockSize, c.kvHeads};
+    DeviceVector<float> partials(
+        std::vector<float>(static_cast<std::size_t>(decodeAttentionPartialFloats(4, c.heads, splits)), NAN));
+    DeviceVector<Bf16> out(std::vector<Bf16>(4 * static_cast<std::size_t>(c.heads) * kHeadDim, 0xffff));
+    decodeAttention(out.get(), qkv.get(), c.qkvStride(), table, seqs.get(), 4, c.heads, cache, splits,
+                    partials.get(), counters.get(),
+                    DecodeRope{dQNorm.get(), dKNorm.get(), cosines.get(), sines.get(), 1e-6f}, nullptr);
+    EXPECT_LT(relativeError(widen(out.read()), expected), 1e-2) << splits << " splits";
+    const std::vector<double> k = widen(key.read()), v = widen(value.read());
+    std::vector<double> got, want;
+    for (const std::size_t at : newSlots) {
+      got.insert(got.end(), k.begin() + static_cast<std::ptrdiff_t>(at),
+                 k.begin() + static_cast<std::ptrdiff_t>(at + kHeadDim));
+      got.insert(got.end(), v.begin() + static_cast<std::ptrdiff_t>(at),
+                 v.begin() + static_cast<std::ptrdiff_t>(at + kHeadDim));
+      want.insert(want.end(), ref.key.values.begin() + static_cast<std::ptrdiff_t>(at),
+                  ref.key.values.begin() + static_cast<std::ptrdiff_t>(at + kHeadDim));
+      want.insert(want.end(), ref.value.values.begin() + static_cast<std::ptrdiff_t>(at),
+                  ref.value.values.begin() + static_cast<std::ptrdiff_t>(at + kHeadDim));
+    }
+    EXPECT_LT(relativeError(got, want), 5e-3) << splits << " splits";
   }
 }
 
