@@ -15,6 +15,8 @@ position 0; the first is also the prompt of ayar-cli's ready check, so it finds 
 block in the prefix cache and costs one step of the rest. Each TTFT also holds the HTTP path, which
 the simulator's own measurement has too, so HTTP_MS (from the simulator's sweep) is taken off first.
 A decode point is C sequences of one token each at contexts of 512-640 tokens (576 on average).
+A mixed point (a prefill of L tokens beside C decodes, from the sweep's mixed part) is not fitted but
+predicted, to check the model on steps the fit did not see.
 The first prefill point (64 tokens) is left out: it is the first request after the engine started and
 carries one-time set-up. Prints the constants and each point's fit.
 """
@@ -39,14 +41,14 @@ def counts(model):
     return layers, linear_macs, lm_head_macs, kv_bytes, pair_flops
 
 
-def step_ms(p, model, kind, n, position=0):
+def step_ms(p, model, kind, n, position=0, context=577.0):
     graph_us, eager_us, weight_bw, linear_rate, attention_bw, prefill_rate = p
     layers, linear_macs, lm_head_macs, kv_bytes, pair_flops = counts(model)
     if kind == "prefill":
         tokens, samples, decode_kv, graph = n, 1, 0.0, False
         pairs = n * position + n * (n + 1) / 2.0
     else:
-        tokens, samples, decode_kv, pairs, graph = n, n, n * 577.0 * kv_bytes, 0.0, True
+        tokens, samples, decode_kv, pairs, graph = n, n, n * context * kv_bytes, 0.0, True
     seconds = layers * (graph_us if graph else eager_us) * 1e-6
     linear_flops = 2.0 * (linear_macs - lm_head_macs) * tokens + 2.0 * lm_head_macs * samples
     weight_bytes = 2.0 * linear_macs + tokens * kv_bytes
@@ -55,15 +57,35 @@ def step_ms(p, model, kind, n, position=0):
     return seconds * 1e3
 
 
+def mixed_ms(p, model, length, batch):
+    """A prefill of `length` tokens arriving while `batch` sequences decode (step-sweep.sh's mixed part,
+    contexts ~1,000 tokens by then): on average half a decode step's wait, then one step carrying the
+    prefill beside the decodes (eager: it has a prefill)."""
+    graph_us, eager_us, weight_bw, linear_rate, attention_bw, prefill_rate = p
+    layers, linear_macs, lm_head_macs, kv_bytes, pair_flops = counts(model)
+    wait = 0.5 * step_ms(p, model, "decode", batch, context=1000.0)
+    tokens, samples = length + batch, 1 + batch
+    seconds = layers * eager_us * 1e-6
+    linear_flops = 2.0 * (linear_macs - lm_head_macs) * tokens + 2.0 * lm_head_macs * samples
+    weight_bytes = 2.0 * linear_macs + tokens * kv_bytes
+    seconds += max(weight_bytes / weight_bw, linear_flops / linear_rate)
+    seconds += batch * 1000.0 * kv_bytes / attention_bw + pair_flops * length * (length + 1) / 2.0 / prefill_rate
+    return wait + seconds * 1e3
+
+
 def read(path, model):
-    points = []
+    points, mixed = [], []
     for line in open(path):
-        kind, n, ms = line.split()
+        fields = line.split()
+        if fields[0] == "mixed":
+            mixed.append((model, int(fields[1]), int(fields[2]), float(fields[3]) - HTTP_MS))
+            continue
+        kind, n, ms = fields
         if kind == "prefill" and int(n) == 64:
             continue
         measured = float(ms) - (HTTP_MS if kind == "prefill" else 0.0)
         points.append((model, kind, int(n), measured))
-    return points
+    return points, mixed
 
 
 def point_ms(p, model, kind, n):
@@ -104,7 +126,9 @@ def nelder_mead(f, x0, iterations=4000):
 def main():
     if len(sys.argv) != 3:
         sys.exit("usage: fit-sim-profile.py SWEEP_8B.txt SWEEP_14B.txt")
-    points = read(sys.argv[1], "qwen3-8b") + read(sys.argv[2], "qwen3-14b")
+    points8, mixed8 = read(sys.argv[1], "qwen3-8b")
+    points14, mixed14 = read(sys.argv[2], "qwen3-14b")
+    points, mixed = points8 + points14, mixed8 + mixed14
     # Start: 40 us a layer, 3.8 TB/s weights, 700 TFLOP/s linear, 1.5 TB/s attention, 60 TFLOP/s prefill.
     x0 = [40.0, 60.0, 3.8e12, 7.0e14, 1.5e12, 6.0e13]
     p = nelder_mead(lambda q: loss(q, points), x0)
@@ -117,6 +141,11 @@ def main():
     for model, kind, n, measured in points:
         fitted = point_ms(p, model, kind, n)
         print(f"{model} {kind} {n}: measured {measured:.2f} ms, model {fitted:.2f} ms "
+              f"({100 * (fitted / measured - 1):+.1f}%)")
+    # Mixed steps are not fitted: they check that the step model, fitted to pure steps, predicts them.
+    for model, length, batch, measured in mixed:
+        fitted = mixed_ms(p, model, length, batch)
+        print(f"{model} mixed {length} + {batch} decoding: measured {measured:.2f} ms, model {fitted:.2f} ms "
               f"({100 * (fitted / measured - 1):+.1f}%)")
 
 
