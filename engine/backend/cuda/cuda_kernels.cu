@@ -477,47 +477,25 @@ __global__ void __launch_bounds__(kDecodeThreads)
   __syncthreads();
   if (!lastBlock) return;
   __threadfence();
-  // The last block of this (sequence, KV head) merges every split's partial, read from L2 with every load
-  // of a step in flight at once: a warp per head weighs the splits (lanes over splits), then 32 threads a
-  // head add the weighted outputs, 4 dims each.
+  // The last block of this (sequence, KV head) merges every split's partial, read from L2.
   const float* heads = partials + (static_cast<std::int64_t>(index) * numHeads + kvHead * G) * headStride;
-  float* weights = reinterpret_cast<float*>(decodeShared);  // [G][splits], over the tiles
-  for (int g = warp; g < G; g += kDecodeThreads / 32) {
+  for (int i = tid; i < G * kHeadDim; i += kDecodeThreads) {
+    const int g = i / kHeadDim;
+    const int d = i % kHeadDim;
     const float* p = heads + g * headStride;
     float m = -INFINITY;
-    for (int s = lane; s < splits; s += 32)
+    for (int s = 0; s < splits; ++s)
       m = fmaxf(m, __ldcg(p + s * kPartial + kHeadDim));
-    m = warpMax(m);
-    float total = 0.0f;
-    for (int s = lane; s < splits; s += 32) {
-      const float sumHere = __ldcg(p + s * kPartial + kHeadDim + 1);
-      const float weight = sumHere > 0.0f ? __expf(__ldcg(p + s * kPartial + kHeadDim) - m) : 0.0f;
-      weights[g * splits + s] = weight;
-      total += sumHere * weight;
-    }
-    total = warpSum(total);
-    for (int s = lane; s < splits; s += 32)
-      weights[g * splits + s] /= total;
-  }
-  __syncthreads();
-  for (int g = warp; g < G; g += kDecodeThreads / 32) {
-    const float* p = heads + g * headStride + lane * 4;
-    float4 sum = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-#pragma unroll 8
+    float total = 0.0f, sum = 0.0f;
     for (int s = 0; s < splits; ++s) {
-      const float weight = weights[g * splits + s];
-      const float* part = p + s * kPartial;  // 8-byte aligned: kPartial is even
-      const float2 a = __ldcg(reinterpret_cast<const float2*>(part));
-      const float2 b = __ldcg(reinterpret_cast<const float2*>(part + 2));
-      sum.x += a.x * weight;
-      sum.y += a.y * weight;
-      sum.z += b.x * weight;
-      sum.w += b.y * weight;
+      const float* part = p + s * kPartial;
+      const float sumHere = __ldcg(part + kHeadDim + 1);
+      if (sumHere <= 0.0f) continue;  // an empty split
+      const float weight = __expf(__ldcg(part + kHeadDim) - m);
+      total += sumHere * weight;
+      sum += __ldcg(part + d) * weight;
     }
-    __nv_bfloat162* dst =
-        reinterpret_cast<__nv_bfloat162*>(out + outRow + (kvHead * G + g) * kHeadDim + lane * 4);
-    dst[0] = __floats2bfloat162_rn(sum.x, sum.y);
-    dst[1] = __floats2bfloat162_rn(sum.z, sum.w);
+    out[outRow + (kvHead * G + g) * kHeadDim + d] = __float2bfloat16(sum / total);
   }
   if (tid == 0) *counter = 0u;  // ready for the next launch
 }
@@ -706,18 +684,6 @@ __global__ void __launch_bounds__(128)
 // GEMV for up to 8 rows: a block of 8 warps computes 2 output features, 4 warps each, every warp over a
 // quarter of k (split-K inside the block, merged through shared memory, so no second kernel). Weight
 // loads are 16 bytes a lane, 4 in flight before the first use; x comes through L1.
-//
-// The same kernel carries the neighbours the backend fuses in at 1-2 rows:
-//   - prologue RmsNorm: x = residual * norm (float residual stream, bf16 norm weight) and the sum of
-//     squares of the residual accumulated alongside (the four warps of a feature together read the whole
-//     row), so the RMS scale, a per-row factor, multiplies the dot product at the end;
-//   - epilogue AddResidual: residual += y; SiluMul: the block's two features are gate row i and up row
-//     intermediate + i, and it writes silu(gate) * up.
-// Launched as a programmatic dependent of the kernel before it, a block may start while that one
-// finishes: the weights do not depend on it, so their first lines go toward L2 before the wait.
-
-enum class GemvPrologue { Copy, RmsNorm };
-enum class GemvEpilogue { Store, AddResidual, SiluMul };
 
 constexpr int kGemvWarpsPerFeature = 4;
 constexpr int kGemvFeaturesPerBlock = 2;
@@ -735,36 +701,24 @@ __device__ __forceinline__ bf16 fromFloat<bf16>(float v) {
   return __float2bfloat16(v);
 }
 
-template <int M, typename OutT, GemvPrologue P, GemvEpilogue E>
+template <int M, typename OutT>
 __global__ void __launch_bounds__(kGemvThreads)
-    gemvKernel(OutT* y, float* residual, const bf16* x, const float* normInput, const bf16* normWeight,
-               float eps, const bf16* w, int n, int k) {
+    gemvKernel(OutT* y, const bf16* x, const bf16* w, int n, int k) {
   __shared__ float partial[kGemvFeaturesPerBlock * kGemvWarpsPerFeature][M];
-  __shared__ float partialSquares[kGemvFeaturesPerBlock * kGemvWarpsPerFeature][M];
   const int warp = threadIdx.x >> 5;
   const int lane = threadIdx.x & 31;
-  const int group = warp / kGemvWarpsPerFeature;
-  // With SiluMul n counts outputs (the intermediate size) and block i reads rows i and n + i.
-  const int feature = E == GemvEpilogue::SiluMul
-                          ? static_cast<int>(blockIdx.x)
-                          : static_cast<int>(blockIdx.x) * kGemvFeaturesPerBlock + group;
-  const std::int64_t weightRow = E == GemvEpilogue::SiluMul ? static_cast<std::int64_t>(group) * n + feature
-                                                            : static_cast<std::int64_t>(feature);
+  const int feature = blockIdx.x * kGemvFeaturesPerBlock + warp / kGemvWarpsPerFeature;
   const int quarter = warp % kGemvWarpsPerFeature;
   const int span = (k / kGemvWarpsPerFeature + 7) / 8 * 8;
   const int kBegin = quarter * span;
   const int kEnd = min(k, kBegin + span);
-  const bf16* row = w + weightRow * k;
-  constexpr int kStep = 32 * 8;
-  if (feature < n && kBegin + lane * 8 * 8 < kEnd)
-    asm volatile("prefetch.global.L2 [%0];" ::"l"(row + kBegin + lane * 64));
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-
-  float acc[M], squares[M];
+  float acc[M];
 #pragma unroll
   for (int m = 0; m < M; ++m)
-    acc[m] = squares[m] = 0.0f;
+    acc[m] = 0.0f;
   if (feature < n) {
+    const bf16* row = w + static_cast<std::int64_t>(feature) * k;
+    constexpr int kStep = 32 * 8;
     for (int base = kBegin + lane * 8; base < kEnd; base += kStep * kGemvUnroll) {
       uint4 raw[kGemvUnroll];
 #pragma unroll
@@ -778,25 +732,10 @@ __global__ void __launch_bounds__(kGemvThreads)
         if (i >= kEnd) break;
         float wv[8];
         unpack8(raw[u], wv);
-        float nv[8];
-        if constexpr (P == GemvPrologue::RmsNorm)
-          unpack8(__ldg(reinterpret_cast<const uint4*>(normWeight + i)), nv);
 #pragma unroll
         for (int m = 0; m < M; ++m) {
           float xv[8];
-          if constexpr (P == GemvPrologue::RmsNorm) {
-            const float4* r =
-                reinterpret_cast<const float4*>(normInput + static_cast<std::int64_t>(m) * k + i);
-            const float4 a = __ldg(r), b = __ldg(r + 1);
-            const float rv[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
-#pragma unroll
-            for (int d = 0; d < 8; ++d) {
-              squares[m] += rv[d] * rv[d];
-              xv[d] = rv[d] * nv[d];
-            }
-          } else {
-            unpack8(__ldg(reinterpret_cast<const uint4*>(x + static_cast<std::int64_t>(m) * k + i)), xv);
-          }
+          unpack8(__ldg(reinterpret_cast<const uint4*>(x + static_cast<std::int64_t>(m) * k + i)), xv);
 #pragma unroll
           for (int d = 0; d < 8; ++d)
             acc[m] += wv[d] * xv[d];
@@ -804,65 +743,30 @@ __global__ void __launch_bounds__(kGemvThreads)
       }
     }
   }
-  // The next kernel may launch once every block is past its weight stream.
-  asm volatile("griddepcontrol.launch_dependents;");
 #pragma unroll
   for (int m = 0; m < M; ++m) {
     const float total = warpSum(acc[m]);
     if (lane == 0) partial[warp][m] = total;
-    if constexpr (P == GemvPrologue::RmsNorm) {
-      const float sum = warpSum(squares[m]);
-      if (lane == 0) partialSquares[warp][m] = sum;
-    }
   }
   __syncthreads();
-  if (quarter != 0 || lane >= M || feature >= n) return;
-  auto sumOf = [&](int firstWarp) {
-    float total = 0.0f, sum = 0.0f;
+  if (quarter == 0 && lane < M && feature < n) {
+    float total = 0.0f;
 #pragma unroll
-    for (int q = 0; q < kGemvWarpsPerFeature; ++q) {
-      total += partial[firstWarp + q][lane];
-      if constexpr (P == GemvPrologue::RmsNorm) sum += partialSquares[firstWarp + q][lane];
-    }
-    if constexpr (P == GemvPrologue::RmsNorm) total *= rsqrtf(sum / k + eps);
-    return total;
-  };
-  const std::int64_t at = static_cast<std::int64_t>(lane) * n + feature;
-  if constexpr (E == GemvEpilogue::Store) {
-    y[at] = fromFloat<OutT>(sumOf(warp));
-  } else if constexpr (E == GemvEpilogue::AddResidual) {
-    residual[at] += sumOf(warp);
-  } else {
-    if (group != 0) return;
-    const float gate = sumOf(0);
-    y[at] = fromFloat<OutT>(gate / (1.0f + __expf(-gate)) * sumOf(kGemvWarpsPerFeature));
+    for (int q = 0; q < kGemvWarpsPerFeature; ++q)
+      total += partial[warp + q][lane];
+    y[static_cast<std::int64_t>(lane) * n + feature] = fromFloat<OutT>(total);
   }
 }
 
-template <typename OutT, GemvPrologue P, GemvEpilogue E>
-void launchGemv(OutT* y, float* residual, const bf16* x, const float* normInput, const bf16* normWeight,
-                float eps, const bf16* w, int rows, int n, int k, bool overlapPrevious, Stream stream) {
-  constexpr int kMostRows =
-      P == GemvPrologue::Copy && E == GemvEpilogue::Store ? kGemvMaxRows : kGemvFusedRows;
-  if (rows < 1 || rows > kMostRows || k % 8 != 0)
-    throw Error("gemv: rows must be 1.." + std::to_string(kMostRows) + " and k a multiple of 8");
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(static_cast<unsigned>(
-      E == GemvEpilogue::SiluMul ? n : (n + kGemvFeaturesPerBlock - 1) / kGemvFeaturesPerBlock));
-  config.blockDim = dim3(kGemvThreads);
-  config.stream = stream;
-  cudaLaunchAttribute attribute{};
-  attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attribute.val.programmaticStreamSerializationAllowed = 1;
-  config.attrs = &attribute;
-  config.numAttrs = overlapPrevious ? 1 : 0;
-  cudaError_t error = cudaErrorInvalidValue;
+template <typename OutT>
+void launchGemv(OutT* y, const bf16* x, const bf16* w, int rows, int n, int k, Stream stream) {
+  if (rows < 1 || rows > kGemvMaxRows || k % 8 != 0)
+    throw Error("gemv: rows must be 1..8 and k a multiple of 8");
+  const int grid = (n + kGemvFeaturesPerBlock - 1) / kGemvFeaturesPerBlock;
   switch (rows) {
-#define AYAR_GEMV_CASE(M)                                                                                   \
-  case M:                                                                                                   \
-    if constexpr (M <= kMostRows)                                                                           \
-      error = cudaLaunchKernelEx(&config, gemvKernel<M, OutT, P, E>, y, residual, x, normInput, normWeight, \
-                                 eps, w, n, k);                                                             \
+#define AYAR_GEMV_CASE(M)                                                  \
+  case M:                                                                  \
+    gemvKernel<M, OutT><<<grid, kGemvThreads, 0, stream>>>(y, x, w, n, k); \
     break;
     AYAR_GEMV_CASE(1)
     AYAR_GEMV_CASE(2)
@@ -874,8 +778,170 @@ void launchGemv(OutT* y, float* residual, const bf16* x, const float* normInput,
     AYAR_GEMV_CASE(8)
 #undef AYAR_GEMV_CASE
   }
-  if (error != cudaSuccess) throw Error(std::string("CUDA kernel gemv failed: ") + cudaGetErrorString(error));
   checkLaunch("gemv");
+}
+
+// ---------------------------------------------------------------------------------------------------
+// GEMVs with their neighbours fused in, for 1-2 rows: a block of 8 warps owns 16 output units (a unit is
+// one output feature, or with the SiLU epilogue the pair of gate and up features), a warp a whole unit at
+// a time (8 16-byte weight loads in flight a lane). The prologue forms x once per block in shared memory
+// (a copy, or the RMSNorm of the float residual stream: each block recomputes its sum of squares from
+// L2); the epilogue stores bf16, adds into the residual stream, or writes silu(gate) * up.
+
+enum class GemvPrologue { Copy, RmsNorm };
+enum class GemvEpilogue { Store, AddResidual, SiluMul };
+
+constexpr int kFusedGemvThreads = 256;
+constexpr int kFusedGemvUnits = 16;
+constexpr int kFusedGemvLoads = 8;
+constexpr std::size_t kFusedGemvMaxShared = 128 << 10;  // x of 2 rows up to k = 32,768
+
+template <int M, GemvPrologue P, GemvEpilogue E>
+__global__ void __launch_bounds__(kFusedGemvThreads)
+    fusedGemvKernel(bf16* y, float* residual, const bf16* x, const float* normInput, const bf16* normWeight,
+                    float eps, const bf16* w, int units, int k) {
+  extern __shared__ __align__(16) unsigned char gemvShared[];
+  bf16* xs = reinterpret_cast<bf16*>(gemvShared);  // [M][k]
+  __shared__ float scratch[32];
+  const int tid = threadIdx.x;
+  constexpr int R = E == GemvEpilogue::SiluMul ? 2 : 1;  // weight rows per unit
+  constexpr int U = kFusedGemvLoads / R;
+  const int warp = tid >> 5;
+  const int lane = tid & 31;
+  // Launched as a programmatic dependent of the kernel before it, the block may start while that one
+  // finishes: the weights do not depend on it, so their first lines go toward L2 before the wait.
+  {
+    const int unit = blockIdx.x * kFusedGemvUnits + warp;
+    if (unit < units && lane < U * 4 && lane * 64 < k) {
+#pragma unroll
+      for (int r = 0; r < R; ++r) {
+        const bf16* line = w + static_cast<std::int64_t>(unit + r * units) * k + lane * 64;
+        asm volatile("prefetch.global.L2 [%0];" ::"l"(line));
+      }
+    }
+  }
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  if constexpr (P == GemvPrologue::Copy) {
+    for (int i = tid * 8; i < M * k; i += kFusedGemvThreads * 8)
+      *reinterpret_cast<uint4*>(xs + i) = *reinterpret_cast<const uint4*>(x + i);
+  } else {
+#pragma unroll
+    for (int m = 0; m < M; ++m) {
+      const float* r = normInput + static_cast<std::int64_t>(m) * k;
+      float sumSquares = 0.0f;
+      for (int i = tid * 4; i < k; i += kFusedGemvThreads * 4) {
+        const float4 v = *reinterpret_cast<const float4*>(r + i);
+        sumSquares += v.x * v.x + v.y * v.y + v.z * v.z + v.w * v.w;
+      }
+      const float scale = rsqrtf(blockSum(sumSquares, scratch) / k + eps);
+      for (int i = tid * 4; i < k; i += kFusedGemvThreads * 4) {
+        const float4 v = *reinterpret_cast<const float4*>(r + i);
+        const __nv_bfloat162* nw = reinterpret_cast<const __nv_bfloat162*>(normWeight + i);
+        const float2 w0 = __bfloat1622float2(nw[0]), w1 = __bfloat1622float2(nw[1]);
+        __nv_bfloat162* dst = reinterpret_cast<__nv_bfloat162*>(xs + m * k + i);
+        dst[0] = __floats2bfloat162_rn(v.x * scale * w0.x, v.y * scale * w0.y);
+        dst[1] = __floats2bfloat162_rn(v.z * scale * w1.x, v.w * scale * w1.y);
+      }
+    }
+  }
+  __syncthreads();
+
+  const int chunks = k / 8;
+  const int lastUnit = min(units, static_cast<int>(blockIdx.x + 1) * kFusedGemvUnits);
+  for (int unit = blockIdx.x * kFusedGemvUnits + warp; unit < lastUnit; unit += kFusedGemvThreads / 32) {
+    const uint4* rows[R];
+    rows[0] = reinterpret_cast<const uint4*>(w + static_cast<std::int64_t>(unit) * k);
+    if constexpr (R == 2)
+      rows[1] = reinterpret_cast<const uint4*>(w + static_cast<std::int64_t>(unit + units) * k);
+    float acc[R][M];
+#pragma unroll
+    for (int r = 0; r < R; ++r)
+#pragma unroll
+      for (int m = 0; m < M; ++m)
+        acc[r][m] = 0.0f;
+    for (int base = lane; base < chunks; base += 32 * U) {
+      uint4 raw[R][U];
+#pragma unroll
+      for (int u = 0; u < U; ++u)
+#pragma unroll
+        for (int r = 0; r < R; ++r)
+          raw[r][u] = base + 32 * u < chunks ? __ldcs(rows[r] + base + 32 * u) : make_uint4(0, 0, 0, 0);
+#pragma unroll
+      for (int u = 0; u < U; ++u) {
+        const int c = base + 32 * u;
+        if (c >= chunks) break;
+#pragma unroll
+        for (int m = 0; m < M; ++m) {
+          float xv[8];
+          unpack8(*reinterpret_cast<const uint4*>(xs + m * k + c * 8), xv);
+#pragma unroll
+          for (int r = 0; r < R; ++r) {
+            float wv[8];
+            unpack8(raw[r][u], wv);
+#pragma unroll
+            for (int d = 0; d < 8; ++d)
+              acc[r][m] += wv[d] * xv[d];
+          }
+        }
+      }
+    }
+    // The next kernel may launch once every block has reached its last unit's sums.
+    if (unit + kFusedGemvThreads / 32 >= lastUnit) asm volatile("griddepcontrol.launch_dependents;");
+#pragma unroll
+    for (int r = 0; r < R; ++r)
+#pragma unroll
+      for (int m = 0; m < M; ++m)
+        acc[r][m] = warpSum(acc[r][m]);
+    if (lane == 0) {
+#pragma unroll
+      for (int m = 0; m < M; ++m) {
+        const std::int64_t at = static_cast<std::int64_t>(m) * units + unit;
+        if constexpr (E == GemvEpilogue::Store) {
+          y[at] = __float2bfloat16(acc[0][m]);
+        } else if constexpr (E == GemvEpilogue::AddResidual) {
+          residual[at] += acc[0][m];
+        } else {
+          const float gate = acc[0][m];
+          y[at] = __float2bfloat16(gate / (1.0f + __expf(-gate)) * acc[1][m]);
+        }
+      }
+    }
+  }
+}
+
+template <GemvPrologue P, GemvEpilogue E>
+void launchFusedGemv(bf16* y, float* residual, const bf16* x, const float* normInput, const bf16* normWeight,
+                     float eps, const bf16* w, int rows, int units, int k, bool overlapPrevious,
+                     Stream stream) {
+  if (rows < 1 || rows > kGemvFusedRows || k % 8 != 0)
+    throw Error("fused gemv: rows must be 1.." + std::to_string(kGemvFusedRows) + " and k a multiple of 8");
+  const std::size_t sharedBytes = static_cast<std::size_t>(rows) * k * sizeof(bf16);
+  if (sharedBytes > kFusedGemvMaxShared)
+    throw Error("fused gemv: k of " + std::to_string(k) + " does not fit in shared memory");
+  static const bool attributeSet = [] {
+    return cudaFuncSetAttribute(fusedGemvKernel<1, P, E>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                static_cast<int>(kFusedGemvMaxShared)) == cudaSuccess &&
+           cudaFuncSetAttribute(fusedGemvKernel<2, P, E>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                static_cast<int>(kFusedGemvMaxShared)) == cudaSuccess;
+  }();
+  if (!attributeSet) throw Error("fused gemv: the device cannot give a block the shared memory it needs");
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(static_cast<unsigned>((units + kFusedGemvUnits - 1) / kFusedGemvUnits));
+  config.blockDim = dim3(kFusedGemvThreads);
+  config.dynamicSmemBytes = sharedBytes;
+  config.stream = stream;
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attribute.val.programmaticStreamSerializationAllowed = 1;
+  config.attrs = &attribute;
+  config.numAttrs = overlapPrevious ? 1 : 0;
+  const cudaError_t error = rows == 1 ? cudaLaunchKernelEx(&config, fusedGemvKernel<1, P, E>, y, residual, x,
+                                                           normInput, normWeight, eps, w, units, k)
+                                      : cudaLaunchKernelEx(&config, fusedGemvKernel<2, P, E>, y, residual, x,
+                                                           normInput, normWeight, eps, w, units, k);
+  if (error != cudaSuccess)
+    throw Error(std::string("CUDA kernel fused gemv failed: ") + cudaGetErrorString(error));
+  checkLaunch("fused gemv");
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -1174,34 +1240,32 @@ void prefillAttention(Bf16* out, const Bf16* qkv, int qkvStride, const SeqTable&
 }
 
 void gemv(Bf16* y, const Bf16* x, const Bf16* w, int rows, int n, int k, Stream stream) {
-  launchGemv<bf16, GemvPrologue::Copy, GemvEpilogue::Store>(asBf16(y), nullptr, asBf16(x), nullptr, nullptr,
-                                                            0.0f, asBf16(w), rows, n, k, false, stream);
+  launchGemv(asBf16(y), asBf16(x), asBf16(w), rows, n, k, stream);
 }
 
 void gemv(float* y, const Bf16* x, const Bf16* w, int rows, int n, int k, Stream stream) {
-  launchGemv<float, GemvPrologue::Copy, GemvEpilogue::Store>(y, nullptr, asBf16(x), nullptr, nullptr, 0.0f,
-                                                             asBf16(w), rows, n, k, false, stream);
+  launchGemv(y, asBf16(x), asBf16(w), rows, n, k, stream);
 }
 
 void gemvRmsNorm(Bf16* y, const float* residual, const Bf16* norm, float eps, const Bf16* w, int rows, int n,
                  int k, bool overlapPrevious, Stream stream) {
-  launchGemv<bf16, GemvPrologue::RmsNorm, GemvEpilogue::Store>(asBf16(y), nullptr, nullptr, residual,
-                                                               asBf16(norm), eps, asBf16(w), rows, n, k,
-                                                               overlapPrevious, stream);
+  launchFusedGemv<GemvPrologue::RmsNorm, GemvEpilogue::Store>(asBf16(y), nullptr, nullptr, residual,
+                                                              asBf16(norm), eps, asBf16(w), rows, n, k,
+                                                              overlapPrevious, stream);
 }
 
 void gemvAddResidual(float* residual, const Bf16* x, const Bf16* w, int rows, int n, int k,
                      bool overlapPrevious, Stream stream) {
-  launchGemv<float, GemvPrologue::Copy, GemvEpilogue::AddResidual>(
+  launchFusedGemv<GemvPrologue::Copy, GemvEpilogue::AddResidual>(
       nullptr, residual, asBf16(x), nullptr, nullptr, 0.0f, asBf16(w), rows, n, k, overlapPrevious, stream);
 }
 
 void gemvRmsNormSiluMul(Bf16* activated, const float* residual, const Bf16* norm, float eps,
                         const Bf16* gateUp, int rows, int intermediate, int k, bool overlapPrevious,
                         Stream stream) {
-  launchGemv<bf16, GemvPrologue::RmsNorm, GemvEpilogue::SiluMul>(
-      asBf16(activated), nullptr, nullptr, residual, asBf16(norm), eps, asBf16(gateUp), rows, intermediate, k,
-      overlapPrevious, stream);
+  launchFusedGemv<GemvPrologue::RmsNorm, GemvEpilogue::SiluMul>(asBf16(activated), nullptr, nullptr, residual,
+                                                                asBf16(norm), eps, asBf16(gateUp), rows,
+                                                                intermediate, k, overlapPrevious, stream);
 }
 
 void sampleTokens(std::int32_t* tokens, const float* logits, int rows, int vocab, const SampleParams& params,

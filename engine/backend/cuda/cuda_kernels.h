@@ -92,14 +92,14 @@ inline constexpr int kGemvMaxRows = 8;
 void gemv(Bf16* y, const Bf16* x, const Bf16* w, int rows, int n, int k, Stream stream);
 void gemv(float* y, const Bf16* x, const Bf16* w, int rows, int n, int k, Stream stream);
 
-// The GEMV with the kernels around it fused in, for steps of up to kGemvFusedRows rows (k a multiple of 8).
-// With overlapPrevious the
+// GEMVs with the kernels around them fused in, for steps of up to kGemvFusedRows rows (k a multiple of 8;
+// a block of 8 warps per 16 outputs, x formed once per block in shared memory). With overlapPrevious the
 // kernel is launched as a programmatic dependent of the one before it on the stream: its blocks may start
 // while that one finishes and pull their first weight lines toward L2, then wait for it before reading
 // anything it wrote.
 inline constexpr int kGemvFusedRows = 2;
-// y[m, :] = (rmsnorm(residual[m, :]) * norm) W^T, the norm of the float residual stream (width k) folded
-// in: x = residual * norm in float, the RMS scale applied to each dot product.
+// y[m, :] = (rmsnorm(residual[m, :]) * norm) W^T, the norm of the float residual stream (width k) in the
+// prologue, rounded to bf16 as addRmsNorm does.
 void gemvRmsNorm(Bf16* y, const float* residual, const Bf16* norm, float eps, const Bf16* w, int rows, int n,
                  int k, bool overlapPrevious, Stream stream);
 // residual[m, :] += x[m, :] W^T (residual of width n).

@@ -231,8 +231,8 @@ TEST(CudaKernels, GemvMatchesTheReferenceForOneToEightRows) {
   }
 }
 
-// The three fused GEMVs against the unfused chain on the host in double precision, for 1 and 2 rows (the
-// second launched as a programmatic dependent), at an odd number of outputs.
+// The three fused GEMVs against the unfused chain on the host (norm in double, x rounded to bf16 as the
+// kernels round it), for 1 and 2 rows, at a width that leaves partial 16-output blocks.
 TEST(CudaKernels, FusedGemvsMatchTheNormGemvResidualAndSiluChain) {
   SKIP_WITHOUT_GPU();
   std::mt19937 rng(9);
@@ -248,7 +248,7 @@ TEST(CudaKernels, FusedGemvsMatchTheNormGemvResidualAndSiluChain) {
     std::vector<float> residual(static_cast<std::size_t>(rows) * k);
     for (float& v : residual)
       v = pick(rng);
-    // h = rmsnorm(residual) * norm
+    // h = bf16(rmsnorm(residual) * norm), as the prologue forms it
     std::vector<double> h(residual.size());
     for (int m = 0; m < rows; ++m) {
       double sumSquares = 0.0;
@@ -256,7 +256,7 @@ TEST(CudaKernels, FusedGemvsMatchTheNormGemvResidualAndSiluChain) {
         sumSquares += static_cast<double>(residual[m * k + i]) * residual[m * k + i];
       const double scale = 1.0 / std::sqrt(sumSquares / k + 1e-6);
       for (int i = 0; i < k; ++i)
-        h[m * k + i] = residual[m * k + i] * scale * norm.values[i];
+        h[m * k + i] = fromBf16(toBf16(static_cast<float>(residual[m * k + i] * scale * norm.values[i])));
     }
     auto product = [&](const std::vector<double>& x, const std::vector<double>& weight, int outputs,
                        int width) {
