@@ -20,13 +20,13 @@ constexpr std::int64_t kH100MemoryBytes = 81559 * kMiB;
 constexpr std::int64_t kH200MemoryBytes = 143771 * kMiB;
 // The h200 profile: constants fitted by scripts/fit-sim-profile.py to the step times the CUDA backend
 // showed on an H200 (engine/backend/sim/calibration/h200-qwen3-{8b,14b}.txt, written by
-// scripts/step-sweep.sh; docs/BENCHMARKS.md has the fit point by point: rms error 4.1%).
-constexpr double kH200GraphOverheadPerLayer = 42.0e-6;     // a decode-only step, replayed as a CUDA graph
-constexpr double kH200EagerOverheadPerLayer = 73.1e-6;     // a step with prefill, or --enforce-eager
-constexpr double kH200WeightBytesPerSecond = 3.70e12;      // weights streamed by the GEMMs
-constexpr double kH200LinearFlopsPerSecond = 5.97e14;      // bf16 GEMMs once compute-bound
-constexpr double kH200AttentionBytesPerSecond = 1.565e12;  // decode attention reading the paged KV cache
-constexpr double kH200PrefillAttentionFlopsPerSecond = 4.97e13;  // causal attention of prefill chunks
+// scripts/step-sweep.sh; docs/BENCHMARKS.md has the fit point by point: rms error 2.8%).
+constexpr double kH200GraphOverheadPerLayer = 24.1e-6;     // a decode-only step, replayed as a CUDA graph
+constexpr double kH200EagerOverheadPerLayer = 64.8e-6;     // a step with prefill, or --enforce-eager
+constexpr double kH200WeightBytesPerSecond = 3.507e12;      // weights streamed by the GEMMs
+constexpr double kH200LinearFlopsPerSecond = 5.98e14;      // bf16 GEMMs once compute-bound
+constexpr double kH200AttentionBytesPerSecond = 1.799e12;  // decode attention reading the paged KV cache
+constexpr double kH200PrefillAttentionFlopsPerSecond = 4.93e13;  // causal attention of prefill chunks
 // The h100 profile is derived, not measured: the same GH100 compute and launch costs, memory terms
 // scaled by the datasheets' HBM bandwidth (3.35 TB/s against 4.8).
 constexpr double kH100BandwidthScale = 3.35 / 4.8;

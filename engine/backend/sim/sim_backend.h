@@ -28,8 +28,8 @@ namespace ayar::engine {
 //        + max(weight bytes / weight bandwidth, linear FLOPs / linear rate)
 //        + KV bytes read by decode tokens / attention bandwidth
 //        + prefill attention FLOPs / prefill attention rate
-// Measured on the H200: 3.70 TB/s for the weights, 597 TFLOP/s linear, 1.57 TB/s decode attention,
-// 49.7 TFLOP/s prefill attention, 42 us (graph) and 73 us (eager) per layer. The h100 profile keeps the
+// Measured on the H200: 3.51 TB/s for the weights, 598 TFLOP/s linear, 1.80 TB/s decode attention,
+// 49.3 TFLOP/s prefill attention, 24 us (graph) and 65 us (eager) per layer. The h100 profile keeps the
 // compute and overheads and scales the memory terms by the datasheets' bandwidths (3.35 / 4.8 TB/s).
 struct SimProfile {
   enum class Kind { kFixed, kStep, kRoofline };
