@@ -413,6 +413,15 @@ std::string displayCommandLine(const std::vector<std::string>& args,
   return line;
 }
 
+std::string flagListText(const std::vector<EngineFlag>& flags) {
+  std::string line;
+  for (const EngineFlag& flag : flags) {
+    if (!line.empty()) line += ' ';
+    line += flag.name + (flag.value ? "=" + *flag.value : std::string());
+  }
+  return line;
+}
+
 std::string servingCommandLine(const EngineSpec& spec, const EngineCatalogue& catalogue) {
   if (spec.kind == EngineKind::Remote) return spec.normalizedBaseUrl();
   const EngineTemplate* found = catalogue.find(spec.engine);

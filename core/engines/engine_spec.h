@@ -102,6 +102,8 @@ std::string shellQuote(std::string_view argument);
 // it. Each argument equal to one of `secrets` is shown as '***'.
 std::string displayCommandLine(const std::vector<std::string>& args,
                                const std::vector<std::string>& secrets = {});
+// The flags as one line for people: "--max-num-seqs=128 --enforce-eager"; empty when there are none.
+std::string flagListText(const std::vector<EngineFlag>& flags);
 // The command that serves `spec`, as a report shows it: the program's name without its folder, no
 // --host/--port (the reader picks them) and never an API key. A remote endpoint shows its URL; an
 // engine the catalogue does not know shows its name and model.

@@ -126,11 +126,7 @@ class StudyReportBuilder {
   }
 
   std::string flagsLine(const EngineSpec& engine) const {
-    std::string line;
-    for (const EngineFlag& flag : engine.flags) {
-      if (!line.empty()) line += ' ';
-      line += flag.name + (flag.value ? "=" + *flag.value : std::string());
-    }
+    const std::string line = flagListText(engine.flags);
     return line.empty() ? text(ReportText::StudyNoFlags) : line;
   }
 

@@ -73,9 +73,7 @@ void refuseVariantsThatChangeNothing(const StudySpec& study, const EngineCatalog
     b.flags.clear();
     if (!(a == b)) continue;  // another engine, model or device
     if (settings(variant.engine) != baseSettings) continue;
-    std::string flags;
-    for (const EngineFlag& flag : variant.engine.flags)
-      flags += (flags.empty() ? "" : " ") + flag.name + (flag.value ? "=" + *flag.value : "");
+    const std::string flags = flagListText(variant.engine.flags);
     throw Error(
         "study '" + study.name + "': variant '" + variant.name +
         "' starts the engine exactly as the baseline does (" +
