@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <thread>
@@ -339,9 +340,9 @@ int runBench(const BenchFlags& flags, const Overrides& overrides, CLI::App& comm
   observer.onStage = [&display](const std::string& message) { display.message("ayar: " + message); };
   // The local GPUs' utilisation, memory and power go with the run's samples when the engine runs
   // here (started by Ayar, or a remote URL on loopback); NVML absent: nothing is sampled.
-  GpuMonitor gpus;
-  if (gpus.available() && runsOnThisMachine(spec.engine))
-    observer.extraSamples = [&gpus](double tS) { return gpus.sample(tS); };
+  std::optional<GpuMonitor> gpus;  // NVML is not even loaded for a remote engine
+  if (runsOnThisMachine(spec.engine) && gpus.emplace().available())
+    observer.extraSamples = [&gpus](double tS) { return gpus->sample(tS); };
   BenchmarkRun run(spec, observer);
 
   std::vector<RunOutcome> outcomes;

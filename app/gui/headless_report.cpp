@@ -8,7 +8,6 @@
 #include "core/report/comparison_report.h"
 #include "core/store/result_store.h"
 #include "core/store/store_path.h"
-#include "core/study/study_report.h"
 #include "widgets/box_plot_chart.h"
 #include "widgets/distribution_chart.h"
 
@@ -73,10 +72,7 @@ QString writeHeadlessReport(const std::filesystem::path& storePath, const QStrin
       const qint64 id = what.mid(6).toLongLong(&ok);
       if (!ok || id <= 0)
         throw Error("--report " + what.toStdString() + ": give study:ID with a study's number");
-      const bool withCharts = fileFormat == ReportFileFormat::Pdf || fileFormat == ReportFileFormat::Html;
-      writeReportFile(buildStudyReport(store, id, reportLanguage),
-                      withCharts ? studyReportCharts(store, id, reportLanguage) : std::vector<ReportChart>{},
-                      output, fileFormat);
+      writeStudyReportFile(store, id, reportLanguage, output, fileFormat);
       return {};
     }
     std::vector<std::int64_t> ids;

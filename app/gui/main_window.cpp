@@ -130,17 +130,16 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
   connect(m_setup, &SetupPanel::stopRequested, this, &MainWindow::stopRun);
   connect(m_live, &LivePage::stopRequested, this, &MainWindow::stopRun);
   connect(m_controller, &RunController::finished, this, &MainWindow::onRunFinished);
-  connect(m_controller, &RunController::stageChanged, this, [this](quint64, const QString& message) {
+  const auto logStage = [this](quint64, const QString& message) {
     m_log->appendPlainText(QStringLiteral("[ayar] ") + message);
-  });
+  };
+  connect(m_controller, &RunController::stageChanged, this, logStage);
   connect(m_controller, &RunController::engineLog, this, [this](quint64, const QStringList& lines) {
     QString text = lines.join(QLatin1Char('\n'));
     if (!m_runApiKey.empty()) text.replace(QString::fromStdString(m_runApiKey), QStringLiteral("***"));
     m_log->appendPlainText(text);
   });
-  connect(m_studyController, &StudyController::stageChanged, this, [this](quint64, const QString& message) {
-    m_log->appendPlainText(QStringLiteral("[ayar] ") + message);
-  });
+  connect(m_studyController, &StudyController::stageChanged, this, logStage);
   connect(m_studyController, &StudyController::engineLog, this, [this](quint64, const QStringList& lines) {
     m_log->appendPlainText(lines.join(QLatin1Char('\n')));
   });

@@ -553,12 +553,7 @@ void StudiesPage::showReport() {
 QString StudiesPage::exportReport(const QString& path) {
   if (!m_store || m_shown < 0) return tr("Choose a study first, then export its report.");
   try {
-    const ReportFileFormat format = reportFileFormatFor(path);
-    const bool withCharts = format == ReportFileFormat::Pdf || format == ReportFileFormat::Html;
-    writeReportFile(buildStudyReport(m_store->path(), m_shown, reportLanguage()),
-                    withCharts ? studyReportCharts(m_store->path(), m_shown, reportLanguage())
-                               : std::vector<ReportChart>{},
-                    path, format);
+    writeStudyReportFile(m_store->path(), m_shown, reportLanguage(), path, reportFileFormatFor(path));
   } catch (const Error& e) {
     return QString::fromUtf8(e.what());
   }

@@ -2,6 +2,7 @@
 
 #include "core/metrics/latency_values.h"
 #include "core/store/result_store.h"
+#include "core/study/study_report.h"
 #include "core/study/study_runner.h"
 #include "widgets/distribution_chart.h"
 
@@ -78,6 +79,14 @@ std::vector<ReportChart> studyReportCharts(const std::filesystem::path& storePat
     charts.push_back({QString::fromStdString(caption), chart.toImage()});
   }
   return charts;
+}
+
+void writeStudyReportFile(const std::filesystem::path& storePath, std::int64_t studyId,
+                          ReportLanguage language, const QString& path, ReportFileFormat format) {
+  const bool withCharts = format == ReportFileFormat::Pdf || format == ReportFileFormat::Html;
+  writeReportFile(buildStudyReport(storePath, studyId, language),
+                  withCharts ? studyReportCharts(storePath, studyId, language) : std::vector<ReportChart>{},
+                  path, format);
 }
 
 }  // namespace ayar

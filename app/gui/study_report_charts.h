@@ -16,4 +16,10 @@ namespace ayar {
 std::vector<ReportChart> studyReportCharts(const std::filesystem::path& storePath, std::int64_t studyId,
                                            ReportLanguage language);
 
+// Writes a study's report to `path` as `format`, with studyReportCharts() for PDF and HTML (the formats
+// that carry charts; the others are not drawn). Throws ayar::Error as writeReportFile and
+// buildStudyReport do.
+void writeStudyReportFile(const std::filesystem::path& storePath, std::int64_t studyId,
+                          ReportLanguage language, const QString& path, ReportFileFormat format);
+
 }  // namespace ayar
