@@ -41,36 +41,33 @@ def counts(model):
     return layers, linear_macs, lm_head_macs, kv_bytes, pair_flops
 
 
-def step_ms(p, model, kind, n, position=0, context=577.0):
+def batch_ms(p, model, prefill=0, position=0, decodes=0, context=577.0):
+    """One step: a prefill chunk of `prefill` tokens from `position` (its last token sampled) beside
+    `decodes` sequences of one token at `context` tokens. Only a decode-only step is a CUDA graph."""
     graph_us, eager_us, weight_bw, linear_rate, attention_bw, prefill_rate = p
     layers, linear_macs, lm_head_macs, kv_bytes, pair_flops = counts(model)
-    if kind == "prefill":
-        tokens, samples, decode_kv, graph = n, 1, 0.0, False
-        pairs = n * position + n * (n + 1) / 2.0
-    else:
-        tokens, samples, decode_kv, pairs, graph = n, n, n * context * kv_bytes, 0.0, True
-    seconds = layers * (graph_us if graph else eager_us) * 1e-6
+    tokens, samples = prefill + decodes, (1 if prefill else 0) + decodes
+    pairs = prefill * position + prefill * (prefill + 1) / 2.0
+    seconds = layers * (eager_us if prefill else graph_us) * 1e-6
     linear_flops = 2.0 * (linear_macs - lm_head_macs) * tokens + 2.0 * lm_head_macs * samples
     weight_bytes = 2.0 * linear_macs + tokens * kv_bytes
     seconds += max(weight_bytes / weight_bw, linear_flops / linear_rate)
-    seconds += decode_kv / attention_bw + pair_flops * pairs / prefill_rate
+    seconds += decodes * context * kv_bytes / attention_bw + pair_flops * pairs / prefill_rate
     return seconds * 1e3
+
+
+def step_ms(p, model, kind, n, position=0):
+    if kind == "prefill":
+        return batch_ms(p, model, prefill=n, position=position)
+    return batch_ms(p, model, decodes=n)
 
 
 def mixed_ms(p, model, length, batch):
     """A prefill of `length` tokens arriving while `batch` sequences decode (step-sweep.sh's mixed part,
     contexts ~1,000 tokens by then): on average half a decode step's wait, then one step carrying the
-    prefill beside the decodes (eager: it has a prefill)."""
-    graph_us, eager_us, weight_bw, linear_rate, attention_bw, prefill_rate = p
-    layers, linear_macs, lm_head_macs, kv_bytes, pair_flops = counts(model)
-    wait = 0.5 * step_ms(p, model, "decode", batch, context=1000.0)
-    tokens, samples = length + batch, 1 + batch
-    seconds = layers * eager_us * 1e-6
-    linear_flops = 2.0 * (linear_macs - lm_head_macs) * tokens + 2.0 * lm_head_macs * samples
-    weight_bytes = 2.0 * linear_macs + tokens * kv_bytes
-    seconds += max(weight_bytes / weight_bw, linear_flops / linear_rate)
-    seconds += batch * 1000.0 * kv_bytes / attention_bw + pair_flops * length * (length + 1) / 2.0 / prefill_rate
-    return wait + seconds * 1e3
+    prefill beside the decodes."""
+    wait = 0.5 * batch_ms(p, model, decodes=batch, context=1000.0)
+    return wait + batch_ms(p, model, prefill=length, decodes=batch, context=1000.0)
 
 
 def read(path, model):
