@@ -15,6 +15,8 @@
 #            each run's prompts
 #   eager    the burst and the 1 request/s run again with --enforce-eager
 #   noprefix the burst with --no-enable-prefix-caching
+#   routes   qwen3-8b at 1 request/s on the completions route (the rate runs use the chat route)
+# Every serving run also leaves the engine's step log (--step-log) as steps-LABEL.csv in the out folder.
 # DIR defaults: --bin build/dev/bin, --out ./cuda-bench-out, --tokenizer the Qwen3 tokenizer set-up fetched.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -42,7 +44,8 @@ serve_bench() {  # LABEL MODEL ENGINE_ARGS... -- BENCH_ARGS...
   bench_args=("$@")
   echo "== ayar-cli bench: $label"
   "$bin/ayar-cli" bench --engine bundled --device cuda --model "$model" --tokenizer "$tokenizer" \
-    "${engine_args[@]}" --engine-log "$out/engine-$label.log" --no-store --disable-tqdm \
+    "${engine_args[@]}" --engine-arg="--step-log=$out/steps-$label.csv" --engine-log "$out/engine-$label.log" \
+    --no-store --disable-tqdm \
     --percentile-metrics ttft,tpot,itl,e2el --save-result --save-detailed --result-dir "$out" \
     --result-filename "$label.json" --label "$label" "${bench_args[@]}" 2>&1 | tee "$out/bench-$label.txt" |
     grep -E "Successful requests|Benchmark duration|Total token throughput|Output token throughput|Mean (TTFT|TPOT|E2EL)|Failed|error" ||
@@ -78,6 +81,10 @@ for part in "${parts[@]}"; do
     noprefix)
       serve_bench burst-14b-noprefix qwen3-14b --no-enable-prefix-caching -- --load-profile sharegpt-all-at-once \
         --num-prompts 1000 ;;
+    routes)
+      serve_bench rate-1rps-8b-completions qwen3-8b -- --load-profile sharegpt-1rps --backend openai \
+        --endpoint /v1/completions \
+        --num-prompts "$(first=${RATE_PROMPTS:-60}; echo "${first%% *}")" ;;
     *) echo "unknown part: $part" >&2; exit 2 ;;
   esac
 done

@@ -1,11 +1,16 @@
 #include "engine/scheduler/engine_loop.h"
 
+#include <algorithm>
 #include <cassert>
+#include <cerrno>
+#include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <mutex>
 #include <queue>
+#include <span>
 #include <thread>
 #include <unordered_map>
 #include <utility>
@@ -15,8 +20,62 @@
 
 namespace ayar::engine {
 
+// One CSV line per step, written by the loop thread (see EngineLoop's constructor).
+class StepLog {
+ public:
+  explicit StepLog(const std::string& path) : m_start(Clock::now()) {
+    if (path.empty()) return;
+    m_file = std::fopen(path.c_str(), "w");
+    if (!m_file) {
+      throw Error("--step-log " + path + ": cannot create the file (" + std::strerror(errno) +
+                  "); give a path in a writable folder");
+    }
+    std::fputs(
+        "start_ms,duration_ms,sequences,decodes,prefill_sequences,new_tokens,context_tokens,"
+        "first_tokens,first_token_wait_ms,waiting\n",
+        m_file);
+    std::fflush(m_file);
+  }
+  ~StepLog() {
+    if (m_file) std::fclose(m_file);
+  }
+  StepLog(const StepLog&) = delete;
+  StepLog& operator=(const StepLog&) = delete;
+
+  bool enabled() const { return m_file != nullptr; }
+
+  // Flushed line by line, so that a killed engine leaves every finished step in the file.
+  void write(std::span<const SeqStep> batch, Clock::time_point start, Clock::time_point end, int waiting) {
+    int decodes = 0, prefills = 0, firstTokens = 0;
+    std::int64_t newTokens = 0, contextTokens = 0;
+    double firstTokenWaitMs = 0.0;
+    for (const SeqStep& seq : batch) {
+      const auto size = static_cast<std::int64_t>(seq.tokens.size());
+      (size == 1 ? decodes : prefills) += 1;
+      newTokens += size;
+      contextTokens += seq.position + size;
+      if (seq.sample && seq.generatedSoFar == 0) {
+        ++firstTokens;
+        firstTokenWaitMs = std::max(firstTokenWaitMs, milliseconds(seq.arrival, start));
+      }
+    }
+    std::fprintf(m_file, "%.3f,%.3f,%zu,%d,%d,%lld,%lld,%d,%.3f,%d\n", milliseconds(m_start, start),
+                 milliseconds(start, end), batch.size(), decodes, prefills, static_cast<long long>(newTokens),
+                 static_cast<long long>(contextTokens), firstTokens, firstTokenWaitMs, waiting);
+    std::fflush(m_file);
+  }
+
+ private:
+  static double milliseconds(Clock::time_point from, Clock::time_point to) {
+    return std::chrono::duration<double, std::milli>(to - from).count();
+  }
+
+  std::FILE* m_file = nullptr;
+  Clock::time_point m_start;
+};
+
 struct EngineLoop::Impl {
-  Impl(std::unique_ptr<Backend> backendIn, const SchedulerConfig& configIn);
+  Impl(std::unique_ptr<Backend> backendIn, const SchedulerConfig& configIn, const std::string& stepLogPath);
   void run();
 
   struct Submission {
@@ -83,12 +142,14 @@ struct EngineLoop::Impl {
   std::uint64_t promptTokensTotal = 0;
   std::uint64_t generationTokensTotal = 0;
   std::uint64_t stepsTotal = 0;
+  StepLog stepLog;
 
   std::thread thread;  // last: starts once everything above exists
 };
 
-EngineLoop::Impl::Impl(std::unique_ptr<Backend> backendIn, const SchedulerConfig& configIn)
-    : backend(std::move(backendIn)), config(configIn), scheduler(configIn) {
+EngineLoop::Impl::Impl(std::unique_ptr<Backend> backendIn, const SchedulerConfig& configIn,
+                       const std::string& stepLogPath)
+    : backend(std::move(backendIn)), config(configIn), scheduler(configIn), stepLog(stepLogPath) {
   assert(backend);
   backend->allocateKvCache(config.numBlocks, config.blockSize);
   stats.numBlocks = config.numBlocks;
@@ -141,6 +202,8 @@ void EngineLoop::Impl::run() {
       output.releaseAt.clear();
       try {
         backend->step(batch, output);
+        // Before update: the batch's token spans point into sequences that update extends.
+        if (stepLog.enabled()) stepLog.write(batch, now, Clock::now(), scheduler.numWaiting());
         scheduler.update(output, updates);
       } catch (const std::exception& error) {
         // A failing device fails the requests of the step, not the server.
@@ -297,8 +360,9 @@ void EngineLoop::Impl::deliverDue() {
   due.clear();
 }
 
-EngineLoop::EngineLoop(std::unique_ptr<Backend> backend, const SchedulerConfig& config)
-    : m_impl(std::make_unique<Impl>(std::move(backend), config)) {}
+EngineLoop::EngineLoop(std::unique_ptr<Backend> backend, const SchedulerConfig& config,
+                       const std::string& stepLogPath)
+    : m_impl(std::make_unique<Impl>(std::move(backend), config, stepLogPath)) {}
 
 EngineLoop::~EngineLoop() {
   {

@@ -66,7 +66,13 @@ struct EngineStats {
 // Continuous batching over one backend on a thread of its own.
 class EngineLoop {
  public:
-  EngineLoop(std::unique_ptr<Backend> backend, const SchedulerConfig& config);
+  // With a stepLogPath the loop writes one CSV line per step to that file (created, or emptied): when it
+  // started (ms since the loop was made), how long the backend took, the batch's sequences, decodes,
+  // prefill chunks, new and context tokens, how many sequences got their first token and the longest
+  // of their waits since arrival, and the requests left waiting. Throws ayar::Error if the file cannot
+  // be created.
+  EngineLoop(std::unique_ptr<Backend> backend, const SchedulerConfig& config,
+             const std::string& stepLogPath = {});
   ~EngineLoop();  // stops the thread; unfinished requests get a final kAbort event
   EngineLoop(const EngineLoop&) = delete;
   EngineLoop& operator=(const EngineLoop&) = delete;

@@ -121,6 +121,9 @@ CommandLineOutcome parseEngineCommandLine(int argc, const char* const* argv, Eng
       ->check(onlyChoice("none",
                          "quantized weights are not built into ayar-engine yet; use --quantization none"));
   serve->add_option("--seed", options.seed, "Seed of the sampler (and of dummy weights)");
+  serve->add_option("--step-log", options.stepLog,
+                    "Write one CSV line per engine step to this file: when it started, how long it took, the "
+                    "batch (sequences, decodes, prefill chunks, tokens), first tokens and their waits");
   serve
       ->add_option("--reasoning-parser", options.reasoningParser,
                    "qwen3: chat output before </think> goes to reasoning_content")

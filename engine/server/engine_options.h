@@ -37,6 +37,7 @@ struct EngineOptions {
   int ioThreads = 2;  // the first limit when every token needs its own write (see bench_engine_server)
   double httpReadTimeoutSeconds = 30.0;
   double httpWriteTimeoutSeconds = 30.0;
+  std::string stepLog;  // empty: none; else a CSV file with one line per engine step
 };
 
 struct CommandLineOutcome {

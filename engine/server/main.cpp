@@ -116,7 +116,7 @@ int serve(const EngineOptions& options) {
     scheduler.enablePrefixCaching = options.enablePrefixCaching;
     scheduler.maxModelLen = plan.maxModelLen;
     scheduler.maxWaiting = options.maxWaitingRequests;
-    loop = std::make_unique<EngineLoop>(createBackend(plan, options.seed), scheduler);
+    loop = std::make_unique<EngineLoop>(createBackend(plan, options.seed), scheduler, options.stepLog);
   } catch (const ayar::Error& error) {
     return fail(1, error.what());
   }

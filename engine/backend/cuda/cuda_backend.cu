@@ -13,11 +13,14 @@
 //   logits = rmsnorm(x + mlp out) Wlm_head for the last row of each sampling sequence; sampled on the GPU
 //
 // GEMMs of up to 2 rows (decode at batch 1-2) use the own GEMVs, larger ones cuBLAS (at 4 rows cuBLAS
-// was already as fast, measured on an H200: docs/BENCHMARKS.md). At up to 2 rows a layer is five launches:
-// the qkv GEMV with the input norm in its prologue, the attention, the o GEMV adding into the residual
-// stream, the gate/up GEMV with the post-attention norm before and SiLU * mul after it, and the down GEMV
-// adding into the residual stream. When every sequence decodes, the decode attention also norms, rotates
-// and caches the new q, k and v (no qkNormRopeKvWrite launch). A step in which every sequence decodes one
+// was already as fast, measured on an H200: docs/BENCHMARKS.md). At up to 2 rows a layer is five launches,
+// each a programmatic dependent of the one before (it streams its weights while that one finishes): the
+// qkv GEMV, the attention, the o GEMV adding into the residual stream, the gate/up GEMV with SiLU * mul
+// after it, and the down GEMV adding into the residual stream. The norms are split between the GEMVs
+// around them: the GEMV that adds into the residual stream writes it times the next norm's weight with
+// each row's sum of squares, and the GEMV after the norm scales its dot products by the RMS factor. When
+// every sequence decodes, the decode attention also norms, rotates and caches the new q, k and v (no
+// qkNormRopeKvWrite launch). A step in which every sequence decodes one
 // token and samples is captured once per (batch size, attention splits, block-table width) as a CUDA graph
 // and replayed.
 
@@ -191,6 +194,7 @@ struct CudaBackend::State {
   DeviceArray<float> residual;
   DeviceArray<Bf16> normed, qkv, attention, projected, gateUp, activated, finalNormed;
   DeviceArray<float> logits, decodePartials;
+  DeviceArray<double> sumSquares;  // the decode path's two norm slots of kGemvRows rows (see forward)
   DeviceArray<std::int32_t> sampled;
   DeviceArray<unsigned> decodeCounters;  // [seq][kvHead], zero between launches
   std::int64_t partialCap = 0;
@@ -327,19 +331,30 @@ struct CudaBackend::State {
     const float eps = static_cast<float>(c.rmsNormEps);
     cuda::SeqTable table{in + l.queryStart, in + l.queryLen, in + l.contextLen, in + l.blockTables, l.stride};
 
-    cuda::embedRows(residual.get(), embedTokens.get(), in + l.tokenIds, rows, c.hiddenSize, stream);
-    // Steps of up to kGemvRows rows fuse the norms, the residual adds and SiLU * mul into the GEMVs, so the
-    // residual stream is always up to date; larger ones add the MLP output at the next norm.
+    // Steps of up to kGemvRows rows fold the norms, the residual adds and SiLU * mul into the GEMVs (see
+    // gemvNormed): the residual stream is always up to date, `normed` holds it times the next norm's weight
+    // and sumSquares its rows' sums of squares, slot 0 for the input (and final) norm, slot 1 for the
+    // post-attention norm. Larger steps add the MLP output at the next norm.
     const bool fused = rows <= kGemvRows;
-    const bool overlap = options.overlapLaunches;
+    const bool overlap = fused && options.overlapLaunches;
+    double* inputSlot = sumSquares.get();
+    double* postSlot = sumSquares.get() + kGemvRows;
+    const cuda::NormedRows toInputNorm{residual.get(), normed.get(), inputSlot};
+    const cuda::NormedRows toPostNorm{residual.get(), normed.get(), postSlot};
+    if (fused) {
+      cuda::embedRowsNormed(toInputNorm, postSlot, embedTokens.get(), in + l.tokenIds,
+                            layers.front().inputLayernorm.get(), rows, c.hiddenSize, stream);
+    } else {
+      cuda::embedRows(residual.get(), embedTokens.get(), in + l.tokenIds, rows, c.hiddenSize, stream);
+    }
     // A step of decodes alone lets the decode attention norm, rotate and cache the new tokens itself.
     const bool decodesOnly = plan.prefillCount == 0;
     for (int layer = 0; layer < c.numLayers; ++layer) {
       const LayerDeviceWeights& w = layers[static_cast<std::size_t>(layer)];
       const cuda::LayerKvCache cache = layerCache(layer);
       if (fused) {
-        cuda::gemvRmsNorm(qkv.get(), residual.get(), w.inputLayernorm.get(), eps, w.qkvProj.get(), rows,
-                          qkvDim, c.hiddenSize, overlap, stream);
+        cuda::gemvNormed(qkv.get(), normed.get(), inputSlot, eps, w.qkvProj.get(), rows, qkvDim, c.hiddenSize,
+                         overlap, stream);
       } else {
         cuda::addRmsNorm(normed.get(), residual.get(), layer == 0 ? nullptr : projected.get(),
                          w.inputLayernorm.get(), nullptr, rows, c.hiddenSize, eps, stream);
@@ -354,16 +369,19 @@ struct CudaBackend::State {
       }
       cuda::decodeAttention(attention.get(), qkv.get(), qkvDim, table, in + l.decodeSeqs, plan.decodeCount,
                             c.numHeads, cache, plan.splits, decodePartials.get(), decodeCounters.get(), rope,
-                            stream);
+                            overlap && decodesOnly, stream);  // its early loads read no new token's K or V
       cuda::prefillAttention(attention.get(), qkv.get(), qkvDim, table, in + l.prefillSeqs, plan.prefillCount,
                              plan.maxQueryLen, c.numHeads, cache, stream);
       if (fused) {
-        cuda::gemvAddResidual(residual.get(), attention.get(), w.oProj.get(), rows, c.hiddenSize, qDim,
-                              overlap, stream);
-        cuda::gemvRmsNormSiluMul(activated.get(), residual.get(), w.postAttentionLayernorm.get(), eps,
-                                 w.gateUpProj.get(), rows, c.intermediateSize, c.hiddenSize, overlap, stream);
-        cuda::gemvAddResidual(residual.get(), activated.get(), w.downProj.get(), rows, c.hiddenSize,
-                              c.intermediateSize, overlap, stream);
+        const bool last = layer + 1 == c.numLayers;
+        const Bf16* nextNorm =
+            last ? finalNorm.get() : layers[static_cast<std::size_t>(layer) + 1].inputLayernorm.get();
+        cuda::gemvAddResidualNormed(toPostNorm, inputSlot, w.postAttentionLayernorm.get(), attention.get(),
+                                    w.oProj.get(), rows, c.hiddenSize, qDim, overlap, stream);
+        cuda::gemvNormedSiluMul(activated.get(), normed.get(), postSlot, eps, w.gateUpProj.get(), rows,
+                                c.intermediateSize, c.hiddenSize, overlap, stream);
+        cuda::gemvAddResidualNormed(toInputNorm, postSlot, nextNorm, activated.get(), w.downProj.get(), rows,
+                                    c.hiddenSize, c.intermediateSize, overlap, stream);
         continue;
       }
       linear(projected.get(), attention.get(), w.oProj.get(), rows, c.hiddenSize, qDim);
@@ -374,10 +392,15 @@ struct CudaBackend::State {
       linear(projected.get(), activated.get(), w.downProj.get(), rows, c.hiddenSize, c.intermediateSize);
     }
     if (plan.sampleCount == 0) return;
-    cuda::addRmsNorm(finalNormed.get(), residual.get(), fused ? nullptr : projected.get(), finalNorm.get(),
-                     in + l.sampleRows, plan.sampleCount, c.hiddenSize, eps, stream);
     const Bf16* output = c.tieWordEmbeddings ? embedTokens.get() : lmHead.get();
-    linear(logits.get(), finalNormed.get(), output, plan.sampleCount, c.vocabSize, c.hiddenSize);
+    if (fused) {
+      cuda::gemvNormed(logits.get(), normed.get(), inputSlot, in + l.sampleRows, eps, output,
+                       plan.sampleCount, c.vocabSize, c.hiddenSize, overlap, stream);
+    } else {
+      cuda::addRmsNorm(finalNormed.get(), residual.get(), projected.get(), finalNorm.get(), in + l.sampleRows,
+                       plan.sampleCount, c.hiddenSize, eps, stream);
+      linear(logits.get(), finalNormed.get(), output, plan.sampleCount, c.vocabSize, c.hiddenSize);
+    }
     cuda::SampleParams params{reinterpret_cast<const float*>(in + l.temperature),
                               reinterpret_cast<const float*>(in + l.topP), in + l.topK,
                               reinterpret_cast<const float*>(in + l.uniform)};
@@ -453,6 +476,7 @@ CudaBackend::CudaBackend(const ModelConfig& config, const Weights* hostWeights, 
   const std::int64_t inter = config.intermediateSize;
   s.embedTokens.resize(std::int64_t{config.vocabSize} * hidden);
   s.finalNorm.resize(hidden);
+  s.sumSquares.resize(2 * kGemvRows);
   if (!config.tieWordEmbeddings) s.lmHead.resize(std::int64_t{config.vocabSize} * hidden);
   s.layers.resize(static_cast<std::size_t>(config.numLayers));
   for (LayerDeviceWeights& w : s.layers) {

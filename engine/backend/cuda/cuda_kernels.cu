@@ -155,6 +155,23 @@ __device__ __forceinline__ void normRopeHead(float (&v)[4], const bf16* norm, co
   }
 }
 
+// A head of 128 values in a warp: lane l holds elements [4l, 4l + 4).
+__device__ __forceinline__ void loadHead4(float (&v)[4], const bf16* head, int lane) {
+  const __nv_bfloat162* in = reinterpret_cast<const __nv_bfloat162*>(head + lane * 4);
+  const float2 a = __bfloat1622float2(in[0]);
+  const float2 b = __bfloat1622float2(in[1]);
+  v[0] = a.x;
+  v[1] = a.y;
+  v[2] = b.x;
+  v[3] = b.y;
+}
+
+__device__ __forceinline__ uint2 packHead4(const float (&v)[4]) {
+  __align__(8)
+      __nv_bfloat162 packed[2] = {__floats2bfloat162_rn(v[0], v[1]), __floats2bfloat162_rn(v[2], v[3])};
+  return *reinterpret_cast<const uint2*>(packed);
+}
+
 // One warp per head of a row.
 __global__ void qkNormRopeKvWriteKernel(bf16* qkv, const bf16* qNorm, const bf16* kNorm, const float* cosines,
                                         const float* sines, const std::int32_t* positions,
@@ -175,17 +192,9 @@ __global__ void qkNormRopeKvWriteKernel(bf16* qkv, const bf16* qNorm, const bf16
   for (int head = warp; head < numHeads + 2 * kvHeads; head += warps) {
     bf16* data = rowData + head * kHeadDim;
     float v[4];
-    const __nv_bfloat162* in = reinterpret_cast<const __nv_bfloat162*>(data + lane * 4);
-    const float2 a = __bfloat1622float2(in[0]);
-    const float2 b = __bfloat1622float2(in[1]);
-    v[0] = a.x;
-    v[1] = a.y;
-    v[2] = b.x;
-    v[3] = b.y;
+    loadHead4(v, data, lane);
     const bool isValue = head >= numHeads + kvHeads;
     if (!isValue) normRopeHead(v, head < numHeads ? qNorm : kNorm, cosines + rope, sines + rope, lane, eps);
-    __align__(8)
-        __nv_bfloat162 packed[2] = {__floats2bfloat162_rn(v[0], v[1]), __floats2bfloat162_rn(v[2], v[3])};
     bf16* dst;
     if (head < numHeads) {
       dst = data + lane * 4;
@@ -194,7 +203,7 @@ __global__ void qkNormRopeKvWriteKernel(bf16* qkv, const bf16* qNorm, const bf16
       bf16* base = asBf16(isValue ? cache.value : cache.key);
       dst = base + ((block * kvHeads + kvHead) * cache.blockSize + offset) * kHeadDim + lane * 4;
     }
-    *reinterpret_cast<uint2*>(dst) = *reinterpret_cast<const uint2*>(packed);
+    *reinterpret_cast<uint2*>(dst) = packHead4(v);
   }
 }
 
@@ -232,22 +241,6 @@ __device__ __forceinline__ void cpAsyncCommit() {
 template <int N>
 __device__ __forceinline__ void cpAsyncWait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
-}
-
-__device__ __forceinline__ void loadHead4(float (&v)[4], const bf16* head, int lane) {
-  const __nv_bfloat162* in = reinterpret_cast<const __nv_bfloat162*>(head + lane * 4);
-  const float2 a = __bfloat1622float2(in[0]);
-  const float2 b = __bfloat1622float2(in[1]);
-  v[0] = a.x;
-  v[1] = a.y;
-  v[2] = b.x;
-  v[3] = b.y;
-}
-
-__device__ __forceinline__ uint2 packHead4(const float (&v)[4]) {
-  __align__(8)
-      __nv_bfloat162 packed[2] = {__floats2bfloat162_rn(v[0], v[1]), __floats2bfloat162_rn(v[2], v[3])};
-  return *reinterpret_cast<const uint2*>(packed);
 }
 
 template <int G>
@@ -302,7 +295,12 @@ __global__ void __launch_bounds__(kDecodeThreads)
     }
     cpAsyncCommit();
   };
+  // The first tile's keys and values were written by earlier steps (the new token's slot is replaced
+  // once it lands), so its loads go out before the programmatic wait: launched as a dependent of the
+  // kernel before it, the block starts while that one finishes. The next kernel may start now too.
+  asm volatile("griddepcontrol.launch_dependents;");
   if (tileCount > 0) issue(0);
+  asm volatile("griddepcontrol.wait;" ::: "memory");
 
   // Query heads, scaled by 1 / sqrt(headDim) (normed and rotated here with rope), through shared memory
   // into the score layout: lane16 holds dims [8 lane16, 8 lane16 + 8) of every head.
@@ -477,33 +475,82 @@ __global__ void __launch_bounds__(kDecodeThreads)
   __syncthreads();
   if (!lastBlock) return;
   __threadfence();
-  // The last block of this (sequence, KV head) merges every split's partial, read from L2.
+  // The last block of this (sequence, KV head) merges every split's partial, read from L2 with every load
+  // of a pass in flight at once: a warp per head weighs the splits (lanes over splits), then 32 threads a
+  // head add the weighted outputs, 4 dims each.
   const float* heads = partials + (static_cast<std::int64_t>(index) * numHeads + kvHead * G) * headStride;
-  for (int i = tid; i < G * kHeadDim; i += kDecodeThreads) {
-    const int g = i / kHeadDim;
-    const int d = i % kHeadDim;
+  float* weights = reinterpret_cast<float*>(decodeShared);  // [G][splits], over the tiles
+  for (int g = warp; g < G; g += kDecodeThreads / 32) {
     const float* p = heads + g * headStride;
     float m = -INFINITY;
-    for (int s = 0; s < splits; ++s)
+    for (int s = lane; s < splits; s += 32)
       m = fmaxf(m, __ldcg(p + s * kPartial + kHeadDim));
-    float total = 0.0f, sum = 0.0f;
-    for (int s = 0; s < splits; ++s) {
-      const float* part = p + s * kPartial;
-      const float sumHere = __ldcg(part + kHeadDim + 1);
-      if (sumHere <= 0.0f) continue;  // an empty split
-      const float weight = __expf(__ldcg(part + kHeadDim) - m);
+    m = warpMax(m);
+    float total = 0.0f;
+    for (int s = lane; s < splits; s += 32) {
+      const float sumHere = __ldcg(p + s * kPartial + kHeadDim + 1);
+      const float weight = sumHere > 0.0f ? __expf(__ldcg(p + s * kPartial + kHeadDim) - m) : 0.0f;
+      weights[g * splits + s] = weight;
       total += sumHere * weight;
-      sum += __ldcg(part + d) * weight;
     }
-    out[outRow + (kvHead * G + g) * kHeadDim + d] = __float2bfloat16(sum / total);
+    total = warpSum(total);
+    for (int s = lane; s < splits; s += 32)
+      weights[g * splits + s] /= total;
+  }
+  __syncthreads();
+  for (int g = warp; g < G; g += kDecodeThreads / 32) {
+    const float* p = heads + g * headStride + lane * 4;
+    float4 sum = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+#pragma unroll 8
+    for (int s = 0; s < splits; ++s) {
+      const float weight = weights[g * splits + s];
+      const float* part = p + s * kPartial;  // 8-byte aligned: kPartial is even
+      const float2 a = __ldcg(reinterpret_cast<const float2*>(part));
+      const float2 b = __ldcg(reinterpret_cast<const float2*>(part + 2));
+      sum.x += a.x * weight;
+      sum.y += a.y * weight;
+      sum.z += b.x * weight;
+      sum.w += b.y * weight;
+    }
+    __nv_bfloat162* dst =
+        reinterpret_cast<__nv_bfloat162*>(out + outRow + (kvHead * G + g) * kHeadDim + lane * 4);
+    dst[0] = __floats2bfloat162_rn(sum.x, sum.y);
+    dst[1] = __floats2bfloat162_rn(sum.z, sum.w);
   }
   if (tid == 0) *counter = 0u;  // ready for the next launch
 }
 
+// A launch configuration whose kernel may start while the one before it on the stream finishes, when
+// overlapPrevious is set (programmatic dependent launch; the kernel waits with griddepcontrol.wait
+// before it touches anything that one wrote). The attribute lives in the returned object.
+struct LaunchConfig {
+  cudaLaunchConfig_t config{};
+  cudaLaunchAttribute attribute{};
+
+  LaunchConfig(dim3 grid, dim3 block, std::size_t sharedBytes, Stream stream, bool overlapPrevious) {
+    config.gridDim = grid;
+    config.blockDim = block;
+    config.dynamicSmemBytes = sharedBytes;
+    config.stream = stream;
+    attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attribute.val.programmaticStreamSerializationAllowed = 1;
+    config.attrs = &attribute;
+    config.numAttrs = overlapPrevious ? 1 : 0;
+  }
+  LaunchConfig(const LaunchConfig&) = delete;
+  LaunchConfig& operator=(const LaunchConfig&) = delete;
+};
+
+void checkLaunchResult(cudaError_t error, const char* what) {
+  if (error != cudaSuccess)
+    throw Error(std::string("CUDA kernel ") + what + " failed: " + cudaGetErrorString(error));
+  checkLaunch(what);
+}
+
 template <int G>
-void launchDecode(dim3 grid, std::size_t sharedBytes, Stream stream, bf16* out, const bf16* qkv,
-                  int qkvStride, const SeqTable& table, const std::int32_t* seqs, int numHeads,
-                  const LayerKvCache& cache, int splits, float* partials, unsigned* counters,
+void launchDecode(dim3 grid, std::size_t sharedBytes, bool overlapPrevious, Stream stream, bf16* out,
+                  const bf16* qkv, int qkvStride, const SeqTable& table, const std::int32_t* seqs,
+                  int numHeads, const LayerKvCache& cache, int splits, float* partials, unsigned* counters,
                   const DecodeRope& rope, float scale) {
   static const bool attributeSet = [&] {
     return cudaFuncSetAttribute(decodeAttentionKernel<G>, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -511,8 +558,10 @@ void launchDecode(dim3 grid, std::size_t sharedBytes, Stream stream, bf16* out, 
   }();
   if (!attributeSet)
     throw Error("decode attention: the device cannot give a block the shared memory it needs");
-  decodeAttentionKernel<G><<<grid, kDecodeThreads, sharedBytes, stream>>>(
-      out, qkv, qkvStride, table, seqs, numHeads, cache, splits, partials, counters, rope, scale);
+  LaunchConfig launch(grid, dim3(kDecodeThreads), sharedBytes, stream, overlapPrevious);
+  checkLaunchResult(cudaLaunchKernelEx(&launch.config, decodeAttentionKernel<G>, out, qkv, qkvStride, table,
+                                       seqs, numHeads, cache, splits, partials, counters, rope, scale),
+                    "decodeAttention");
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -683,7 +732,34 @@ __global__ void __launch_bounds__(128)
 // ---------------------------------------------------------------------------------------------------
 // GEMV for up to 8 rows: a block of 8 warps computes 2 output features, 4 warps each, every warp over a
 // quarter of k (split-K inside the block, merged through shared memory, so no second kernel). Weight
-// loads are 16 bytes a lane, 4 in flight before the first use; x comes through L1.
+// loads are 16 bytes a lane, 4 in flight and the next 4 issued before the first are used; x comes
+// through L1.
+//
+// The weights never depend on the kernel before, so a block issues its first weight loads before
+// griddepcontrol.wait: launched as a programmatic dependent, the blocks that fit beside the kernel before
+// it stream their weights while that one finishes, and no kernel boundary leaves the memory idle.
+//
+// The same kernel carries the work around the GEMVs of the decode path at 1-2 rows (see
+// gemvNormed in cuda_kernels.h): the RMSNorm before a GEMV is split in two, the producer of the residual
+// stream writes residual * norm weight in bf16 and adds the row's sum of squares into a double, and the
+// consumer multiplies its dot products by the RMS scale, a per-row factor. So x is a plain bf16 row for
+// every GEMV, and the epilogues are a few flops per output.
+
+enum class GemvMode { Plain, Normed, NormedSiluMul, AddResidualNormed };
+
+struct GemvArgs {
+  const bf16* x = nullptr;                 // [rows, k]; Normed*: the weighted rows
+  const bf16* w = nullptr;                 // [n, k]; NormedSiluMul: [2 n, k], gate rows then up rows
+  const std::int32_t* rowIndex = nullptr;  // Normed: the input row of output row m (null: m)
+  const double* sumSquares = nullptr;      // Normed*: per input row
+  float eps = 0.0f;
+  float* residual = nullptr;       // AddResidualNormed: [rows, n]
+  bf16* weighted = nullptr;        // AddResidualNormed: [rows, n], written
+  const bf16* nextNorm = nullptr;  // AddResidualNormed: [n]
+  double* accumulate = nullptr;    // AddResidualNormed: [rows], the new rows' sums of squares added
+  double* clear = nullptr;         // AddResidualNormed: [rows], set to zero
+  int n = 0, k = 0;
+};
 
 constexpr int kGemvWarpsPerFeature = 4;
 constexpr int kGemvFeaturesPerBlock = 2;
@@ -701,45 +777,72 @@ __device__ __forceinline__ bf16 fromFloat<bf16>(float v) {
   return __float2bfloat16(v);
 }
 
-template <int M, typename OutT>
-__global__ void __launch_bounds__(kGemvThreads)
-    gemvKernel(OutT* y, const bf16* x, const bf16* w, int n, int k) {
+__device__ __forceinline__ float rmsScale(const double* sumSquares, int row, int k, float eps) {
+  return rsqrtf(static_cast<float>(sumSquares[row] / k) + eps);
+}
+
+template <int M, typename OutT, GemvMode Mode>
+__global__ void __launch_bounds__(kGemvThreads) gemvKernel(OutT* y, GemvArgs a) {
   __shared__ float partial[kGemvFeaturesPerBlock * kGemvWarpsPerFeature][M];
+  __shared__ float squares[kGemvFeaturesPerBlock][M];
+  constexpr bool kSilu = Mode == GemvMode::NormedSiluMul;
   const int warp = threadIdx.x >> 5;
   const int lane = threadIdx.x & 31;
-  const int feature = blockIdx.x * kGemvFeaturesPerBlock + warp / kGemvWarpsPerFeature;
+  const int group = warp / kGemvWarpsPerFeature;
   const int quarter = warp % kGemvWarpsPerFeature;
-  const int span = (k / kGemvWarpsPerFeature + 7) / 8 * 8;
+  // NormedSiluMul: block i reads gate row i (group 0) and up row n + i (group 1).
+  const int feature =
+      kSilu ? static_cast<int>(blockIdx.x) : static_cast<int>(blockIdx.x) * kGemvFeaturesPerBlock + group;
+  const bool active = feature < a.n;
+  const std::int64_t weightRow = kSilu ? static_cast<std::int64_t>(group) * a.n + feature : feature;
+  const int span = (a.k / kGemvWarpsPerFeature + 7) / 8 * 8;
   const int kBegin = quarter * span;
-  const int kEnd = min(k, kBegin + span);
+  const int kEnd = min(a.k, kBegin + span);
+  const uint4* row = reinterpret_cast<const uint4*>(a.w + (active ? weightRow : 0) * a.k);
+  constexpr int kStep = 32 * 8;                // elements a warp covers per load
+  constexpr int kBatch = kStep * kGemvUnroll;  // and per batch of loads
+  uint4 next[kGemvUnroll];
+  auto load = [&](int base) {
+#pragma unroll
+    for (int u = 0; u < kGemvUnroll; ++u) {
+      const int i = base + u * kStep;
+      next[u] = active && i < kEnd ? __ldcs(row + i / 8) : make_uint4(0, 0, 0, 0);
+    }
+  };
+  int base = kBegin + lane * 8;
+  load(base);
+  asm volatile("griddepcontrol.launch_dependents;");
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+
+  const bf16* xRows[M];
+#pragma unroll
+  for (int m = 0; m < M; ++m) {
+    const int r = Mode == GemvMode::Normed && a.rowIndex ? a.rowIndex[m] : m;
+    xRows[m] = a.x + static_cast<std::int64_t>(r) * a.k;
+  }
   float acc[M];
 #pragma unroll
   for (int m = 0; m < M; ++m)
     acc[m] = 0.0f;
-  if (feature < n) {
-    const bf16* row = w + static_cast<std::int64_t>(feature) * k;
-    constexpr int kStep = 32 * 8;
-    for (int base = kBegin + lane * 8; base < kEnd; base += kStep * kGemvUnroll) {
-      uint4 raw[kGemvUnroll];
+  for (; base < kEnd; base += kBatch) {
+    uint4 raw[kGemvUnroll];
 #pragma unroll
-      for (int u = 0; u < kGemvUnroll; ++u) {
-        const int i = base + u * kStep;
-        raw[u] = i < kEnd ? __ldcs(reinterpret_cast<const uint4*>(row + i)) : make_uint4(0, 0, 0, 0);
-      }
+    for (int u = 0; u < kGemvUnroll; ++u)
+      raw[u] = next[u];
+    if (base + kBatch < kEnd) load(base + kBatch);
 #pragma unroll
-      for (int u = 0; u < kGemvUnroll; ++u) {
-        const int i = base + u * kStep;
-        if (i >= kEnd) break;
-        float wv[8];
-        unpack8(raw[u], wv);
+    for (int u = 0; u < kGemvUnroll; ++u) {
+      const int i = base + u * kStep;
+      if (i >= kEnd) break;
+      float wv[8];
+      unpack8(raw[u], wv);
 #pragma unroll
-        for (int m = 0; m < M; ++m) {
-          float xv[8];
-          unpack8(__ldg(reinterpret_cast<const uint4*>(x + static_cast<std::int64_t>(m) * k + i)), xv);
+      for (int m = 0; m < M; ++m) {
+        float xv[8];
+        unpack8(__ldg(reinterpret_cast<const uint4*>(xRows[m] + i)), xv);
 #pragma unroll
-          for (int d = 0; d < 8; ++d)
-            acc[m] += wv[d] * xv[d];
-        }
+        for (int d = 0; d < 8; ++d)
+          acc[m] += wv[d] * xv[d];
       }
     }
   }
@@ -749,24 +852,67 @@ __global__ void __launch_bounds__(kGemvThreads)
     if (lane == 0) partial[warp][m] = total;
   }
   __syncthreads();
-  if (quarter == 0 && lane < M && feature < n) {
+  auto sumOf = [&](int firstWarp, int m) {
     float total = 0.0f;
 #pragma unroll
     for (int q = 0; q < kGemvWarpsPerFeature; ++q)
-      total += partial[warp + q][lane];
-    y[static_cast<std::int64_t>(lane) * n + feature] = fromFloat<OutT>(total);
+      total += partial[firstWarp + q][m];
+    return total;
+  };
+
+  if constexpr (Mode == GemvMode::AddResidualNormed) {
+    if (blockIdx.x == 0 && threadIdx.x < M) a.clear[threadIdx.x] = 0.0;
+    if (quarter == 0 && lane < M) {
+      float square = 0.0f;
+      if (active) {
+        const std::int64_t at = static_cast<std::int64_t>(lane) * a.n + feature;
+        const float value = a.residual[at] + sumOf(warp, lane);
+        a.residual[at] = value;
+        a.weighted[at] = __float2bfloat16(value * __bfloat162float(a.nextNorm[feature]));
+        square = value * value;
+      }
+      squares[group][lane] = square;
+    }
+    __syncthreads();
+    if (threadIdx.x < M) {
+      float total = 0.0f;
+#pragma unroll
+      for (int g = 0; g < kGemvFeaturesPerBlock; ++g)
+        total += squares[g][threadIdx.x];
+      atomicAdd(a.accumulate + threadIdx.x, static_cast<double>(total));
+    }
+  } else if constexpr (kSilu) {
+    if (warp == 0 && lane < M && active) {
+      const float scale = rmsScale(a.sumSquares, lane, a.k, a.eps);
+      const float gate = sumOf(0, lane) * scale;
+      const float up = sumOf(kGemvWarpsPerFeature, lane) * scale;
+      y[static_cast<std::int64_t>(lane) * a.n + feature] =
+          fromFloat<OutT>(gate / (1.0f + __expf(-gate)) * up);
+    }
+  } else {
+    if (quarter == 0 && lane < M && active) {
+      float total = sumOf(warp, lane);
+      if constexpr (Mode == GemvMode::Normed)
+        total *= rmsScale(a.sumSquares, a.rowIndex ? a.rowIndex[lane] : lane, a.k, a.eps);
+      y[static_cast<std::int64_t>(lane) * a.n + feature] = fromFloat<OutT>(total);
+    }
   }
 }
 
-template <typename OutT>
-void launchGemv(OutT* y, const bf16* x, const bf16* w, int rows, int n, int k, Stream stream) {
-  if (rows < 1 || rows > kGemvMaxRows || k % 8 != 0)
-    throw Error("gemv: rows must be 1..8 and k a multiple of 8");
-  const int grid = (n + kGemvFeaturesPerBlock - 1) / kGemvFeaturesPerBlock;
+template <typename OutT, GemvMode Mode>
+void launchGemv(OutT* y, const GemvArgs& a, int rows, bool overlapPrevious, Stream stream) {
+  constexpr int kMostRows = Mode == GemvMode::Plain ? kGemvMaxRows : kGemvFusedRows;
+  if (rows < 1 || rows > kMostRows || a.k % 8 != 0)
+    throw Error("gemv: rows must be 1.." + std::to_string(kMostRows) + " and k a multiple of 8");
+  const int blocks =
+      Mode == GemvMode::NormedSiluMul ? a.n : (a.n + kGemvFeaturesPerBlock - 1) / kGemvFeaturesPerBlock;
+  LaunchConfig launch(dim3(static_cast<unsigned>(blocks)), dim3(kGemvThreads), 0, stream, overlapPrevious);
+  cudaError_t error = cudaErrorInvalidValue;
   switch (rows) {
-#define AYAR_GEMV_CASE(M)                                                  \
-  case M:                                                                  \
-    gemvKernel<M, OutT><<<grid, kGemvThreads, 0, stream>>>(y, x, w, n, k); \
+#define AYAR_GEMV_CASE(M)                                                          \
+  case M:                                                                          \
+    if constexpr (M <= kMostRows)                                                  \
+      error = cudaLaunchKernelEx(&launch.config, gemvKernel<M, OutT, Mode>, y, a); \
     break;
     AYAR_GEMV_CASE(1)
     AYAR_GEMV_CASE(2)
@@ -778,170 +924,29 @@ void launchGemv(OutT* y, const bf16* x, const bf16* w, int rows, int n, int k, S
     AYAR_GEMV_CASE(8)
 #undef AYAR_GEMV_CASE
   }
-  checkLaunch("gemv");
+  checkLaunchResult(error, "gemv");
 }
 
-// ---------------------------------------------------------------------------------------------------
-// GEMVs with their neighbours fused in, for 1-2 rows: a block of 8 warps owns 16 output units (a unit is
-// one output feature, or with the SiLU epilogue the pair of gate and up features), a warp a whole unit at
-// a time (8 16-byte weight loads in flight a lane). The prologue forms x once per block in shared memory
-// (a copy, or the RMSNorm of the float residual stream: each block recomputes its sum of squares from
-// L2); the epilogue stores bf16, adds into the residual stream, or writes silu(gate) * up.
-
-enum class GemvPrologue { Copy, RmsNorm };
-enum class GemvEpilogue { Store, AddResidual, SiluMul };
-
-constexpr int kFusedGemvThreads = 256;
-constexpr int kFusedGemvUnits = 16;
-constexpr int kFusedGemvLoads = 8;
-constexpr std::size_t kFusedGemvMaxShared = 128 << 10;  // x of 2 rows up to k = 32,768
-
-template <int M, GemvPrologue P, GemvEpilogue E>
-__global__ void __launch_bounds__(kFusedGemvThreads)
-    fusedGemvKernel(bf16* y, float* residual, const bf16* x, const float* normInput, const bf16* normWeight,
-                    float eps, const bf16* w, int units, int k) {
-  extern __shared__ __align__(16) unsigned char gemvShared[];
-  bf16* xs = reinterpret_cast<bf16*>(gemvShared);  // [M][k]
+// The embedding of a decode-path step: residual = the token's row, weighted = bf16(residual * norm),
+// sumSquares = the row's sum of squares, clear = 0. One block per row.
+__global__ void embedRowsNormedKernel(float* residual, bf16* weighted, double* sumSquares, double* clear,
+                                      const bf16* embedding, const std::int32_t* tokens, const bf16* norm,
+                                      int hidden) {
   __shared__ float scratch[32];
-  const int tid = threadIdx.x;
-  constexpr int R = E == GemvEpilogue::SiluMul ? 2 : 1;  // weight rows per unit
-  constexpr int U = kFusedGemvLoads / R;
-  const int warp = tid >> 5;
-  const int lane = tid & 31;
-  // Launched as a programmatic dependent of the kernel before it, the block may start while that one
-  // finishes: the weights do not depend on it, so their first lines go toward L2 before the wait.
-  {
-    const int unit = blockIdx.x * kFusedGemvUnits + warp;
-    if (unit < units && lane < U * 4 && lane * 64 < k) {
-#pragma unroll
-      for (int r = 0; r < R; ++r) {
-        const bf16* line = w + static_cast<std::int64_t>(unit + r * units) * k + lane * 64;
-        asm volatile("prefetch.global.L2 [%0];" ::"l"(line));
-      }
-    }
+  const std::int64_t row = blockIdx.x;
+  const bf16* src = embedding + static_cast<std::int64_t>(tokens[row]) * hidden;
+  float sum = 0.0f;
+  for (int i = threadIdx.x; i < hidden; i += blockDim.x) {
+    const float v = __bfloat162float(src[i]);
+    residual[row * hidden + i] = v;
+    weighted[row * hidden + i] = __float2bfloat16(v * __bfloat162float(norm[i]));
+    sum += v * v;
   }
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-  if constexpr (P == GemvPrologue::Copy) {
-    for (int i = tid * 8; i < M * k; i += kFusedGemvThreads * 8)
-      *reinterpret_cast<uint4*>(xs + i) = *reinterpret_cast<const uint4*>(x + i);
-  } else {
-#pragma unroll
-    for (int m = 0; m < M; ++m) {
-      const float* r = normInput + static_cast<std::int64_t>(m) * k;
-      float sumSquares = 0.0f;
-      for (int i = tid * 4; i < k; i += kFusedGemvThreads * 4) {
-        const float4 v = *reinterpret_cast<const float4*>(r + i);
-        sumSquares += v.x * v.x + v.y * v.y + v.z * v.z + v.w * v.w;
-      }
-      const float scale = rsqrtf(blockSum(sumSquares, scratch) / k + eps);
-      for (int i = tid * 4; i < k; i += kFusedGemvThreads * 4) {
-        const float4 v = *reinterpret_cast<const float4*>(r + i);
-        const __nv_bfloat162* nw = reinterpret_cast<const __nv_bfloat162*>(normWeight + i);
-        const float2 w0 = __bfloat1622float2(nw[0]), w1 = __bfloat1622float2(nw[1]);
-        __nv_bfloat162* dst = reinterpret_cast<__nv_bfloat162*>(xs + m * k + i);
-        dst[0] = __floats2bfloat162_rn(v.x * scale * w0.x, v.y * scale * w0.y);
-        dst[1] = __floats2bfloat162_rn(v.z * scale * w1.x, v.w * scale * w1.y);
-      }
-    }
+  sum = blockSum(sum, scratch);
+  if (threadIdx.x == 0) {
+    sumSquares[row] = sum;
+    clear[row] = 0.0;
   }
-  __syncthreads();
-
-  const int chunks = k / 8;
-  const int lastUnit = min(units, static_cast<int>(blockIdx.x + 1) * kFusedGemvUnits);
-  for (int unit = blockIdx.x * kFusedGemvUnits + warp; unit < lastUnit; unit += kFusedGemvThreads / 32) {
-    const uint4* rows[R];
-    rows[0] = reinterpret_cast<const uint4*>(w + static_cast<std::int64_t>(unit) * k);
-    if constexpr (R == 2)
-      rows[1] = reinterpret_cast<const uint4*>(w + static_cast<std::int64_t>(unit + units) * k);
-    float acc[R][M];
-#pragma unroll
-    for (int r = 0; r < R; ++r)
-#pragma unroll
-      for (int m = 0; m < M; ++m)
-        acc[r][m] = 0.0f;
-    for (int base = lane; base < chunks; base += 32 * U) {
-      uint4 raw[R][U];
-#pragma unroll
-      for (int u = 0; u < U; ++u)
-#pragma unroll
-        for (int r = 0; r < R; ++r)
-          raw[r][u] = base + 32 * u < chunks ? __ldcs(rows[r] + base + 32 * u) : make_uint4(0, 0, 0, 0);
-#pragma unroll
-      for (int u = 0; u < U; ++u) {
-        const int c = base + 32 * u;
-        if (c >= chunks) break;
-#pragma unroll
-        for (int m = 0; m < M; ++m) {
-          float xv[8];
-          unpack8(*reinterpret_cast<const uint4*>(xs + m * k + c * 8), xv);
-#pragma unroll
-          for (int r = 0; r < R; ++r) {
-            float wv[8];
-            unpack8(raw[r][u], wv);
-#pragma unroll
-            for (int d = 0; d < 8; ++d)
-              acc[r][m] += wv[d] * xv[d];
-          }
-        }
-      }
-    }
-    // The next kernel may launch once every block has reached its last unit's sums.
-    if (unit + kFusedGemvThreads / 32 >= lastUnit) asm volatile("griddepcontrol.launch_dependents;");
-#pragma unroll
-    for (int r = 0; r < R; ++r)
-#pragma unroll
-      for (int m = 0; m < M; ++m)
-        acc[r][m] = warpSum(acc[r][m]);
-    if (lane == 0) {
-#pragma unroll
-      for (int m = 0; m < M; ++m) {
-        const std::int64_t at = static_cast<std::int64_t>(m) * units + unit;
-        if constexpr (E == GemvEpilogue::Store) {
-          y[at] = __float2bfloat16(acc[0][m]);
-        } else if constexpr (E == GemvEpilogue::AddResidual) {
-          residual[at] += acc[0][m];
-        } else {
-          const float gate = acc[0][m];
-          y[at] = __float2bfloat16(gate / (1.0f + __expf(-gate)) * acc[1][m]);
-        }
-      }
-    }
-  }
-}
-
-template <GemvPrologue P, GemvEpilogue E>
-void launchFusedGemv(bf16* y, float* residual, const bf16* x, const float* normInput, const bf16* normWeight,
-                     float eps, const bf16* w, int rows, int units, int k, bool overlapPrevious,
-                     Stream stream) {
-  if (rows < 1 || rows > kGemvFusedRows || k % 8 != 0)
-    throw Error("fused gemv: rows must be 1.." + std::to_string(kGemvFusedRows) + " and k a multiple of 8");
-  const std::size_t sharedBytes = static_cast<std::size_t>(rows) * k * sizeof(bf16);
-  if (sharedBytes > kFusedGemvMaxShared)
-    throw Error("fused gemv: k of " + std::to_string(k) + " does not fit in shared memory");
-  static const bool attributeSet = [] {
-    return cudaFuncSetAttribute(fusedGemvKernel<1, P, E>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                static_cast<int>(kFusedGemvMaxShared)) == cudaSuccess &&
-           cudaFuncSetAttribute(fusedGemvKernel<2, P, E>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                static_cast<int>(kFusedGemvMaxShared)) == cudaSuccess;
-  }();
-  if (!attributeSet) throw Error("fused gemv: the device cannot give a block the shared memory it needs");
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(static_cast<unsigned>((units + kFusedGemvUnits - 1) / kFusedGemvUnits));
-  config.blockDim = dim3(kFusedGemvThreads);
-  config.dynamicSmemBytes = sharedBytes;
-  config.stream = stream;
-  cudaLaunchAttribute attribute{};
-  attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attribute.val.programmaticStreamSerializationAllowed = 1;
-  config.attrs = &attribute;
-  config.numAttrs = overlapPrevious ? 1 : 0;
-  const cudaError_t error = rows == 1 ? cudaLaunchKernelEx(&config, fusedGemvKernel<1, P, E>, y, residual, x,
-                                                           normInput, normWeight, eps, w, units, k)
-                                      : cudaLaunchKernelEx(&config, fusedGemvKernel<2, P, E>, y, residual, x,
-                                                           normInput, normWeight, eps, w, units, k);
-  if (error != cudaSuccess)
-    throw Error(std::string("CUDA kernel fused gemv failed: ") + cudaGetErrorString(error));
-  checkLaunch("fused gemv");
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -1195,17 +1200,18 @@ std::int64_t decodeAttentionPartialFloats(int count, int numHeads, int splits) {
 
 void decodeAttention(Bf16* out, const Bf16* qkv, int qkvStride, const SeqTable& table,
                      const std::int32_t* seqs, int count, int numHeads, const LayerKvCache& cache, int splits,
-                     float* partials, unsigned* counters, const DecodeRope& rope, Stream stream) {
+                     float* partials, unsigned* counters, const DecodeRope& rope, bool overlapPrevious,
+                     Stream stream) {
   if (count == 0) return;
   const int group = numHeads / cache.numKvHeads;
   const dim3 grid(cache.numKvHeads, count, splits);
   const std::size_t sharedBytes = kDecodeTileBytes + sizeof(float) * group * (kDecodeTile + kHeadDim);
   const float scale = 1.0f / std::sqrt(static_cast<float>(kHeadDim));
   switch (group) {
-#define AYAR_DECODE_CASE(G)                                                                                \
-  case G:                                                                                                  \
-    launchDecode<G>(grid, sharedBytes, stream, asBf16(out), asBf16(qkv), qkvStride, table, seqs, numHeads, \
-                    cache, splits, partials, counters, rope, scale);                                       \
+#define AYAR_DECODE_CASE(G)                                                                                 \
+  case G:                                                                                                   \
+    launchDecode<G>(grid, sharedBytes, overlapPrevious, stream, asBf16(out), asBf16(qkv), qkvStride, table, \
+                    seqs, numHeads, cache, splits, partials, counters, rope, scale);                        \
     break;
     AYAR_DECODE_CASE(1)
     AYAR_DECODE_CASE(2)
@@ -1219,7 +1225,6 @@ void decodeAttention(Bf16* out, const Bf16* qkv, int qkvStride, const SeqTable& 
     default:
       throw Error("decode attention supports 1 to 8 query heads per KV head, not " + std::to_string(group));
   }
-  checkLaunch("decodeAttention");
 }
 
 void prefillAttention(Bf16* out, const Bf16* qkv, int qkvStride, const SeqTable& table,
@@ -1240,32 +1245,78 @@ void prefillAttention(Bf16* out, const Bf16* qkv, int qkvStride, const SeqTable&
 }
 
 void gemv(Bf16* y, const Bf16* x, const Bf16* w, int rows, int n, int k, Stream stream) {
-  launchGemv(asBf16(y), asBf16(x), asBf16(w), rows, n, k, stream);
+  GemvArgs a;
+  a.x = asBf16(x);
+  a.w = asBf16(w);
+  a.n = n;
+  a.k = k;
+  launchGemv<bf16, GemvMode::Plain>(asBf16(y), a, rows, false, stream);
 }
 
 void gemv(float* y, const Bf16* x, const Bf16* w, int rows, int n, int k, Stream stream) {
-  launchGemv(y, asBf16(x), asBf16(w), rows, n, k, stream);
+  GemvArgs a;
+  a.x = asBf16(x);
+  a.w = asBf16(w);
+  a.n = n;
+  a.k = k;
+  launchGemv<float, GemvMode::Plain>(y, a, rows, false, stream);
 }
 
-void gemvRmsNorm(Bf16* y, const float* residual, const Bf16* norm, float eps, const Bf16* w, int rows, int n,
-                 int k, bool overlapPrevious, Stream stream) {
-  launchFusedGemv<GemvPrologue::RmsNorm, GemvEpilogue::Store>(asBf16(y), nullptr, nullptr, residual,
-                                                              asBf16(norm), eps, asBf16(w), rows, n, k,
-                                                              overlapPrevious, stream);
+void embedRowsNormed(const NormedRows& out, double* clear, const Bf16* embedding, const std::int32_t* tokens,
+                     const Bf16* norm, int rows, int hidden, Stream stream) {
+  if (rows == 0) return;
+  embedRowsNormedKernel<<<rows, 256, 0, stream>>>(out.residual, asBf16(out.weighted), out.sumSquares, clear,
+                                                  asBf16(embedding), tokens, asBf16(norm), hidden);
+  checkLaunch("embedRowsNormed");
 }
 
-void gemvAddResidual(float* residual, const Bf16* x, const Bf16* w, int rows, int n, int k,
-                     bool overlapPrevious, Stream stream) {
-  launchFusedGemv<GemvPrologue::Copy, GemvEpilogue::AddResidual>(
-      nullptr, residual, asBf16(x), nullptr, nullptr, 0.0f, asBf16(w), rows, n, k, overlapPrevious, stream);
+namespace {
+GemvArgs normedArgs(const Bf16* weighted, const double* sumSquares, float eps, const Bf16* w, int n, int k) {
+  GemvArgs a;
+  a.x = asBf16(weighted);
+  a.sumSquares = sumSquares;
+  a.eps = eps;
+  a.w = asBf16(w);
+  a.n = n;
+  a.k = k;
+  return a;
+}
+}  // namespace
+
+void gemvNormed(Bf16* y, const Bf16* weighted, const double* sumSquares, float eps, const Bf16* w, int rows,
+                int n, int k, bool overlapPrevious, Stream stream) {
+  launchGemv<bf16, GemvMode::Normed>(asBf16(y), normedArgs(weighted, sumSquares, eps, w, n, k), rows,
+                                     overlapPrevious, stream);
 }
 
-void gemvRmsNormSiluMul(Bf16* activated, const float* residual, const Bf16* norm, float eps,
-                        const Bf16* gateUp, int rows, int intermediate, int k, bool overlapPrevious,
-                        Stream stream) {
-  launchFusedGemv<GemvPrologue::RmsNorm, GemvEpilogue::SiluMul>(asBf16(activated), nullptr, nullptr, residual,
-                                                                asBf16(norm), eps, asBf16(gateUp), rows,
-                                                                intermediate, k, overlapPrevious, stream);
+void gemvNormed(float* y, const Bf16* weighted, const double* sumSquares, const std::int32_t* rowIndex,
+                float eps, const Bf16* w, int rows, int n, int k, bool overlapPrevious, Stream stream) {
+  GemvArgs a = normedArgs(weighted, sumSquares, eps, w, n, k);
+  a.rowIndex = rowIndex;
+  launchGemv<float, GemvMode::Normed>(y, a, rows, overlapPrevious, stream);
+}
+
+void gemvNormedSiluMul(Bf16* activated, const Bf16* weighted, const double* sumSquares, float eps,
+                       const Bf16* gateUp, int rows, int intermediate, int k, bool overlapPrevious,
+                       Stream stream) {
+  launchGemv<bf16, GemvMode::NormedSiluMul>(asBf16(activated),
+                                            normedArgs(weighted, sumSquares, eps, gateUp, intermediate, k),
+                                            rows, overlapPrevious, stream);
+}
+
+void gemvAddResidualNormed(const NormedRows& out, double* clear, const Bf16* nextNorm, const Bf16* x,
+                           const Bf16* w, int rows, int n, int k, bool overlapPrevious, Stream stream) {
+  GemvArgs a;
+  a.x = asBf16(x);
+  a.w = asBf16(w);
+  a.residual = out.residual;
+  a.weighted = asBf16(out.weighted);
+  a.accumulate = out.sumSquares;
+  a.clear = clear;
+  a.nextNorm = asBf16(nextNorm);
+  a.n = n;
+  a.k = k;
+  launchGemv<bf16, GemvMode::AddResidualNormed>(nullptr, a, rows, overlapPrevious, stream);
 }
 
 void sampleTokens(std::int32_t* tokens, const float* logits, int rows, int vocab, const SampleParams& params,

@@ -73,11 +73,13 @@ struct DecodeRope {
 // parts that run in parallel; the last block of each (sequence, KV head) to finish merges them. partials
 // needs decodeAttentionPartialFloats(count, numHeads, splits) floats (unused with one split) and
 // counters count * numKvHeads unsigned zeros (left zero after the launch). q is read from qkv (row
-// stride qkvStride); out is [rows, numHeads * headDim].
+// stride qkvStride); out is [rows, numHeads * headDim]. With overlapPrevious the kernel is launched as a
+// programmatic dependent of the one before it (see the GEMVs below).
 std::int64_t decodeAttentionPartialFloats(int count, int numHeads, int splits);
 void decodeAttention(Bf16* out, const Bf16* qkv, int qkvStride, const SeqTable& table,
                      const std::int32_t* seqs, int count, int numHeads, const LayerKvCache& cache, int splits,
-                     float* partials, unsigned* counters, const DecodeRope& rope, Stream stream);
+                     float* partials, unsigned* counters, const DecodeRope& rope, bool overlapPrevious,
+                     Stream stream);
 
 // Causal attention for sequences with several new tokens (prefill chunks, listed in seqs[0..count)), over
 // their whole context in the paged cache (earlier chunks and prefix-cache hits included), flash-style on
@@ -92,24 +94,42 @@ inline constexpr int kGemvMaxRows = 8;
 void gemv(Bf16* y, const Bf16* x, const Bf16* w, int rows, int n, int k, Stream stream);
 void gemv(float* y, const Bf16* x, const Bf16* w, int rows, int n, int k, Stream stream);
 
-// GEMVs with the kernels around them fused in, for steps of up to kGemvFusedRows rows (k a multiple of 8;
-// a block of 8 warps per 16 outputs, x formed once per block in shared memory). With overlapPrevious the
-// kernel is launched as a programmatic dependent of the one before it on the stream: its blocks may start
-// while that one finishes and pull their first weight lines toward L2, then wait for it before reading
-// anything it wrote.
+// The decode path's GEMVs, for steps of up to kGemvFusedRows rows, with the kernels around them folded
+// in. Each RMSNorm is split between the two GEMVs around it: the GEMV that updates the residual stream
+// also writes the new rows times the next norm's weight (in bf16) and adds their sums of squares into a
+// double per row; the GEMV after the norm reads those bf16 rows as its x and multiplies each dot product
+// by the row's RMS scale, 1 / sqrt(sumSquares / k + eps). So every GEMV streams its weight with a plain
+// bf16 x and a few flops of epilogue. With overlapPrevious a kernel is launched as a programmatic
+// dependent of the one before it on the stream: its blocks may start while that one finishes, issue
+// their first weight loads, then wait for it before touching anything it wrote.
 inline constexpr int kGemvFusedRows = 2;
-// y[m, :] = (rmsnorm(residual[m, :]) * norm) W^T, the norm of the float residual stream (width k) in the
-// prologue, rounded to bf16 as addRmsNorm does.
-void gemvRmsNorm(Bf16* y, const float* residual, const Bf16* norm, float eps, const Bf16* w, int rows, int n,
-                 int k, bool overlapPrevious, Stream stream);
-// residual[m, :] += x[m, :] W^T (residual of width n).
-void gemvAddResidual(float* residual, const Bf16* x, const Bf16* w, int rows, int n, int k,
-                     bool overlapPrevious, Stream stream);
-// activated[m, i] = silu(h W[i]) * (h W[intermediate + i]) with h = rmsnorm(residual[m, :]) * norm: the fused
-// gate/up projection (2 * intermediate rows of k) with the norm before it and SiLU * mul after it.
-void gemvRmsNormSiluMul(Bf16* activated, const float* residual, const Bf16* norm, float eps,
-                        const Bf16* gateUp, int rows, int intermediate, int k, bool overlapPrevious,
-                        Stream stream);
+
+// A residual stream as the decode path keeps it (device pointers, rows of one width).
+struct NormedRows {
+  float* residual = nullptr;     // [rows, width]
+  Bf16* weighted = nullptr;      // [rows, width]: bf16(residual * the weight of the RMSNorm that follows)
+  double* sumSquares = nullptr;  // [rows]: each row's sum of residual^2
+};
+
+// out.residual[m] = embedding[tokens[m]], out.weighted and out.sumSquares from it and norm; clear[m] = 0.
+void embedRowsNormed(const NormedRows& out, double* clear, const Bf16* embedding, const std::int32_t* tokens,
+                     const Bf16* norm, int rows, int hidden, Stream stream);
+// y[m, :] = s_m (weighted[m, :] W^T), s_m the RMS scale of sumSquares[m] over k: the GEMV after an RMSNorm.
+void gemvNormed(Bf16* y, const Bf16* weighted, const double* sumSquares, float eps, const Bf16* w, int rows,
+                int n, int k, bool overlapPrevious, Stream stream);
+// The same with float output, input row rowIndex[m] for output row m (the lm_head over the sampled rows).
+void gemvNormed(float* y, const Bf16* weighted, const double* sumSquares, const std::int32_t* rowIndex,
+                float eps, const Bf16* w, int rows, int n, int k, bool overlapPrevious, Stream stream);
+// activated[m, i] = silu(g) * u with g, u the normed GEMV's outputs i and intermediate + i of gateUp (the
+// fused gate/up projection, 2 * intermediate rows of k).
+void gemvNormedSiluMul(Bf16* activated, const Bf16* weighted, const double* sumSquares, float eps,
+                       const Bf16* gateUp, int rows, int intermediate, int k, bool overlapPrevious,
+                       Stream stream);
+// out.residual[m, :] += x[m, :] W^T (width n); then out.weighted[m, :] = bf16(out.residual[m, :] * nextNorm),
+// out.sumSquares[m] += the new row's sum of squares, and clear[m] = 0 (the other norm's slot, whose reader
+// has finished). out.sumSquares must be zero before.
+void gemvAddResidualNormed(const NormedRows& out, double* clear, const Bf16* nextNorm, const Bf16* x,
+                           const Bf16* w, int rows, int n, int k, bool overlapPrevious, Stream stream);
 
 // One row per sequence that samples: temperature (<= 0: greedy), top-p (>= 1: off), top-k (<= 0: off)
 // and the uniform draw u in [0, 1) that picks the token by inverse CDF over the kept tokens in id order.

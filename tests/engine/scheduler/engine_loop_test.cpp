@@ -5,15 +5,19 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <fstream>
 #include <memory>
 #include <mutex>
 #include <numeric>
+#include <sstream>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
 #include "core/error.h"
 #include "engine/backend/sim/sim_backend.h"
+#include "tests/support/test_env.h"
 
 namespace ayar::engine {
 namespace {
@@ -95,6 +99,65 @@ TEST(EngineLoop, StreamsEachTokenThenEndsWithTheCounts) {
   }
   EXPECT_TRUE(loop->backend().simulated());
   EXPECT_EQ(loop->config().numBlocks, 1024);
+}
+
+TEST(EngineLoop, StepLogHasOneLinePerStepWithTheBatchMakeUp) {
+  test::TempDir dir;
+  const std::string path = (dir / "steps.csv").string();
+  const std::optional<ModelConfig> model = findModelPreset("qwen3-tiny");
+  ASSERT_TRUE(model.has_value());
+  EngineLoop loop(makeSimBackend(*model, SimProfile::parse("fixed:0,0"), 7), smallConfig(), path);
+  Collector collector;
+  ASSERT_EQ(loop.submit(request("a", 20, 8), collector.sink()), EngineLoop::SubmitResult::kAccepted);
+  ASSERT_TRUE(collector.waitFinished());
+
+  std::ifstream file(path);
+  std::string line;
+  ASSERT_TRUE(std::getline(file, line));
+  EXPECT_EQ(line,
+            "start_ms,duration_ms,sequences,decodes,prefill_sequences,new_tokens,context_tokens,first_tokens,"
+            "first_token_wait_ms,waiting");
+  std::vector<std::vector<double>> rows;
+  while (std::getline(file, line)) {
+    std::vector<double> fields;
+    std::stringstream cells(line);
+    for (std::string cell; std::getline(cells, cell, ',');)
+      fields.push_back(std::stod(cell));
+    ASSERT_EQ(fields.size(), 10u) << line;
+    rows.push_back(fields);
+  }
+  // The prefill of 20 tokens samples the first token; seven decodes follow, each one token further on.
+  ASSERT_EQ(rows.size(), 8u);
+  EXPECT_EQ(rows[0][2], 1);   // sequences
+  EXPECT_EQ(rows[0][3], 0);   // decodes
+  EXPECT_EQ(rows[0][4], 1);   // prefill chunks
+  EXPECT_EQ(rows[0][5], 20);  // new tokens
+  EXPECT_EQ(rows[0][6], 20);  // context
+  EXPECT_EQ(rows[0][7], 1);   // a first token
+  EXPECT_GE(rows[0][8], 0.0);
+  EXPECT_LT(rows[0][8], 5000.0);
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    EXPECT_GE(rows[i][0], rows[i - 1][0]);  // start times in order
+    EXPECT_GE(rows[i][1], 0.0);
+    EXPECT_EQ(rows[i][3], 1);
+    EXPECT_EQ(rows[i][5], 1);
+    EXPECT_EQ(rows[i][6], 20 + static_cast<double>(i));
+    EXPECT_EQ(rows[i][7], 0);
+    EXPECT_EQ(rows[i][9], 0);
+  }
+}
+
+TEST(EngineLoop, AStepLogThatCannotBeCreatedIsRefusedNamingTheFlagAndThePath) {
+  const std::optional<ModelConfig> model = findModelPreset("qwen3-tiny");
+  ASSERT_TRUE(model.has_value());
+  try {
+    EngineLoop loop(makeSimBackend(*model, SimProfile::parse("fixed:0,0"), 7), smallConfig(),
+                    "/nonexistent-folder/steps.csv");
+    FAIL() << "the loop started without its step log";
+  } catch (const Error& error) {
+    EXPECT_NE(std::string(error.what()).find("--step-log /nonexistent-folder/steps.csv"), std::string::npos)
+        << error.what();
+  }
 }
 
 TEST(EngineLoop, ServesRequestsSubmittedFromManyThreadsAndAccountsForEveryToken) {

@@ -243,6 +243,7 @@ int main(int argc, char** argv) {
     void* blasWorkspace = deviceAlloc<std::uint8_t>(std::int64_t{32} << 20);
     cublasSetWorkspace(blas, blasWorkspace, std::size_t{32} << 20);  // no allocation while capturing
     float* residual = deviceAlloc<float>(std::int64_t{256} * hidden);
+    auto* slots = deviceAlloc<double>(4, 0x3c);  // sums of squares: any positive value
     for (const auto& [label, n, k] : {std::tuple{"qkv 6144x4096", qkvDim, hidden},
                                       std::tuple{"o 4096x4096", hidden, c.numHeads * c.headDim},
                                       std::tuple{"gate_up 24576x4096", 2 * inter, hidden},
@@ -252,23 +253,24 @@ int main(int argc, char** argv) {
         row(std::string("gemv M=") + std::to_string(m) + " " + label, ms, 2.0 * n * k);
       }
       for (const int m : {1, 2}) {
-        // The fused forms the backend runs at 1-2 rows, each on its own layer shape; with "pdl" each launch
-        // is a programmatic dependent of the one before it.
+        // The normed forms the backend runs at 1-2 rows (see cuda::gemvNormed), each on its own layer shape;
+        // with "pdl" each launch is a programmatic dependent of the one before it (it streams its weights
+        // while that one finishes).
         for (const bool overlap : {false, true}) {
           const std::string shape = " M=" + std::to_string(m) + (overlap ? " pdl " : " ") + label;
           if (n == qkvDim) {
-            const double ms = timeKernel(
-                [&] { cuda::gemvRmsNorm(y, residual, x, 1e-6f, w, m, n, k, overlap, benchStream); });
-            row("gemv+rmsnorm" + shape, ms, 2.0 * n * k);
-          } else if (n == 2 * inter) {
-            const double ms = timeKernel([&] {
-              cuda::gemvRmsNormSiluMul(y, residual, x, 1e-6f, w, m, inter, k, overlap, benchStream);
-            });
-            row("gemv+rmsnorm+silu" + shape, ms, 2.0 * n * k);
-          } else {
             const double ms =
-                timeKernel([&] { cuda::gemvAddResidual(residual, x, w, m, n, k, overlap, benchStream); });
-            row("gemv+residual" + shape, ms, 2.0 * n * k);
+                timeKernel([&] { cuda::gemvNormed(y, x, slots, 1e-6f, w, m, n, k, overlap, benchStream); });
+            row("gemv normed" + shape, ms, 2.0 * n * k);
+          } else if (n == 2 * inter) {
+            const double ms = timeKernel(
+                [&] { cuda::gemvNormedSiluMul(y, x, slots, 1e-6f, w, m, inter, k, overlap, benchStream); });
+            row("gemv normed+silu" + shape, ms, 2.0 * n * k);
+          } else {
+            const cuda::NormedRows out{residual, y, slots};
+            const double ms = timeKernel(
+                [&] { cuda::gemvAddResidualNormed(out, slots + 2, x, x, w, m, n, k, overlap, benchStream); });
+            row("gemv+residual+norm" + shape, ms, 2.0 * n * k);
           }
         }
       }
@@ -284,6 +286,10 @@ int main(int argc, char** argv) {
     {
       const double ms = timeKernel([&] { cuda::gemv(yf, x, w, 1, c.vocabSize, hidden, benchStream); });
       row("gemv M=1 lm_head 151936x4096 (f32 out)", ms, 2.0 * c.vocabSize * hidden);
+      const double normedMs = timeKernel([&] {
+        cuda::gemvNormed(yf, x, slots, nullptr, 1e-6f, w, 1, c.vocabSize, hidden, true, benchStream);
+      });
+      row("gemv normed M=1 pdl lm_head (f32 out)", normedMs, 2.0 * c.vocabSize * hidden);
     }
     // Attention over a paged cache of 16-token blocks (pages in order; the kernels only follow the table).
     {
@@ -327,7 +333,7 @@ int main(int argc, char** argv) {
               withRope ? cuda::DecodeRope{x, x, ropeCos, ropeSin, 1e-6f} : cuda::DecodeRope{};
           const double ms = timeKernel([&] {
             cuda::decodeAttention(o, q, qkvDim, table, d + 3 * count, count, c.numHeads, cache, splits,
-                                  partials, counters, rope, benchStream);
+                                  partials, counters, rope, false, benchStream);
           });
           row("decode attention " + std::string(withRope ? "+rope " : "") + std::to_string(count) + " x " +
                   std::to_string(context) + " keys, " + std::to_string(splits) + " splits",
@@ -379,6 +385,7 @@ int main(int argc, char** argv) {
     cublasDestroy(blas);
     cudaFree(blasWorkspace);
     cudaFree(residual);
+    cudaFree(slots);
     result["kernels"] = rows;
     std::printf("\n");
   }
