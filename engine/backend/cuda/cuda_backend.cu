@@ -337,6 +337,9 @@ struct CudaBackend::State {
     // post-attention norm. Larger steps add the MLP output at the next norm.
     const bool fused = rows <= kGemvRows;
     const bool overlap = fused && options.overlapLaunches;
+    const cuda::Launch launch = !overlap                  ? cuda::Launch::Plain
+                                : options.prefetchWeights ? cuda::Launch::DependentPrefetch
+                                                          : cuda::Launch::Dependent;
     double* inputSlot = sumSquares.get();
     double* postSlot = sumSquares.get() + kGemvRows;
     const cuda::NormedRows toInputNorm{residual.get(), normed.get(), inputSlot};
@@ -354,7 +357,7 @@ struct CudaBackend::State {
       const cuda::LayerKvCache cache = layerCache(layer);
       if (fused) {
         cuda::gemvNormed(qkv.get(), normed.get(), inputSlot, eps, w.qkvProj.get(), rows, qkvDim, c.hiddenSize,
-                         overlap, stream);
+                         launch, stream);
       } else {
         cuda::addRmsNorm(normed.get(), residual.get(), layer == 0 ? nullptr : projected.get(),
                          w.inputLayernorm.get(), nullptr, rows, c.hiddenSize, eps, stream);
@@ -377,11 +380,11 @@ struct CudaBackend::State {
         const Bf16* nextNorm =
             last ? finalNorm.get() : layers[static_cast<std::size_t>(layer) + 1].inputLayernorm.get();
         cuda::gemvAddResidualNormed(toPostNorm, inputSlot, w.postAttentionLayernorm.get(), attention.get(),
-                                    w.oProj.get(), rows, c.hiddenSize, qDim, overlap, stream);
+                                    w.oProj.get(), rows, c.hiddenSize, qDim, launch, stream);
         cuda::gemvNormedSiluMul(activated.get(), normed.get(), postSlot, eps, w.gateUpProj.get(), rows,
-                                c.intermediateSize, c.hiddenSize, overlap, stream);
+                                c.intermediateSize, c.hiddenSize, launch, stream);
         cuda::gemvAddResidualNormed(toInputNorm, postSlot, nextNorm, activated.get(), w.downProj.get(), rows,
-                                    c.hiddenSize, c.intermediateSize, overlap, stream);
+                                    c.hiddenSize, c.intermediateSize, launch, stream);
         continue;
       }
       linear(projected.get(), attention.get(), w.oProj.get(), rows, c.hiddenSize, qDim);
@@ -395,7 +398,7 @@ struct CudaBackend::State {
     const Bf16* output = c.tieWordEmbeddings ? embedTokens.get() : lmHead.get();
     if (fused) {
       cuda::gemvNormed(logits.get(), normed.get(), inputSlot, in + l.sampleRows, eps, output,
-                       plan.sampleCount, c.vocabSize, c.hiddenSize, overlap, stream);
+                       plan.sampleCount, c.vocabSize, c.hiddenSize, launch, stream);
     } else {
       cuda::addRmsNorm(finalNormed.get(), residual.get(), projected.get(), finalNorm.get(), in + l.sampleRows,
                        plan.sampleCount, c.hiddenSize, eps, stream);

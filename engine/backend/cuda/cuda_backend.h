@@ -29,9 +29,12 @@ struct CudaBackendOptions {
   bool enforceEager = false;  // no CUDA graphs for decode steps
   std::uint64_t seed = 0;     // draws of requests without their own seed
   int maxPositions = 0;       // positions the rotary table covers (0: the model's maximum)
-  // Steps of 1-2 rows launch their GEMVs as programmatic dependents of the kernel before (each starts
-  // pulling its weights while that one finishes). Off only to measure what it gives.
-  bool overlapLaunches = true;
+  // Steps of 1-2 rows may launch their GEMVs and the decode attention as programmatic dependents of the
+  // kernel before (each starts loading its weights while that one finishes), and with prefetchWeights the
+  // first wave of each GEMV's blocks also pulls the next waves' weights into L2. Both measured slower in
+  // the whole decode step on an H200 (docs/BENCHMARKS.md, run 8), so off unless asked for.
+  bool overlapLaunches = false;
+  bool prefetchWeights = false;
 };
 
 // The bf16 forward pass on one NVIDIA GPU: cuBLAS GEMMs (fused QKV and gate/up projections) and a

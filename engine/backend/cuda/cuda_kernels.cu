@@ -5,10 +5,12 @@
 #include <cuda_runtime.h>
 #include <mma.h>
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "core/error.h"
 #include "engine/backend/cuda/cuda_kernels.h"
@@ -759,6 +761,9 @@ struct GemvArgs {
   double* accumulate = nullptr;    // AddResidualNormed: [rows], the new rows' sums of squares added
   double* clear = nullptr;         // AddResidualNormed: [rows], set to zero
   int n = 0, k = 0;
+  // Blocks that fit on the GPU at once, and how many further waves of blocks those prefetch into L2
+  // before the programmatic wait (0: none).
+  int residentBlocks = 0, prefetchWaves = 0;
 };
 
 constexpr int kGemvWarpsPerFeature = 4;
@@ -812,7 +817,40 @@ __global__ void __launch_bounds__(kGemvThreads) gemvKernel(OutT* y, GemvArgs a) 
   int base = kBegin + lane * 8;
   load(base);
   asm volatile("griddepcontrol.launch_dependents;");
+  // The first wave's blocks also pull the weights of the next waves toward L2 (within half of it): when
+  // the kernel before leaves the memory idle (the decode attention at small batches), the rows stream
+  // now instead of after it. Block b takes blocks b + W, b + 2 W, ... (W blocks fit at once); a block's
+  // two weight rows are lines of 128 bytes.
+  if (a.prefetchWaves > 0 && static_cast<int>(blockIdx.x) < a.residentBlocks) {
+    const int linesPerRow = (a.k * static_cast<int>(sizeof(bf16)) + 127) / 128;
+    for (int wave = 1; wave <= a.prefetchWaves; ++wave) {
+      const int j = static_cast<int>(blockIdx.x) + wave * a.residentBlocks;
+      if (j >= static_cast<int>(gridDim.x)) break;
+      for (int t = threadIdx.x; t < 2 * linesPerRow; t += kGemvThreads) {
+        const int r = t / linesPerRow;
+        const std::int64_t wrow =
+            kSilu ? static_cast<std::int64_t>(r) * a.n + j : 2 * static_cast<std::int64_t>(j) + r;
+        if ((kSilu ? j : static_cast<int>(wrow)) < a.n) {
+          const bf16* line = a.w + wrow * a.k + (t % linesPerRow) * (128 / sizeof(bf16));
+          asm volatile("prefetch.global.L2 [%0];" ::"l"(line));
+        }
+      }
+    }
+  }
   asm volatile("griddepcontrol.wait;" ::: "memory");
+
+  // What the epilogue reads from the kernels before is fetched now, under the weight stream.
+  const bool writes = kSilu ? warp == 0 && lane < M && active : quarter == 0 && lane < M && active;
+  float scale = 1.0f, residualValue = 0.0f, normValue = 0.0f;
+  if (writes) {
+    if constexpr (Mode == GemvMode::Normed || kSilu)
+      scale = rmsScale(a.sumSquares, Mode == GemvMode::Normed && a.rowIndex ? a.rowIndex[lane] : lane, a.k,
+                       a.eps);
+    if constexpr (Mode == GemvMode::AddResidualNormed) {
+      residualValue = a.residual[static_cast<std::int64_t>(lane) * a.n + feature];
+      normValue = __bfloat162float(a.nextNorm[feature]);
+    }
+  }
 
   const bf16* xRows[M];
 #pragma unroll
@@ -864,11 +902,11 @@ __global__ void __launch_bounds__(kGemvThreads) gemvKernel(OutT* y, GemvArgs a) 
     if (blockIdx.x == 0 && threadIdx.x < M) a.clear[threadIdx.x] = 0.0;
     if (quarter == 0 && lane < M) {
       float square = 0.0f;
-      if (active) {
+      if (writes) {
         const std::int64_t at = static_cast<std::int64_t>(lane) * a.n + feature;
-        const float value = a.residual[at] + sumOf(warp, lane);
+        const float value = residualValue + sumOf(warp, lane);
         a.residual[at] = value;
-        a.weighted[at] = __float2bfloat16(value * __bfloat162float(a.nextNorm[feature]));
+        a.weighted[at] = __float2bfloat16(value * normValue);
         square = value * value;
       }
       squares[group][lane] = square;
@@ -882,25 +920,45 @@ __global__ void __launch_bounds__(kGemvThreads) gemvKernel(OutT* y, GemvArgs a) 
       atomicAdd(a.accumulate + threadIdx.x, static_cast<double>(total));
     }
   } else if constexpr (kSilu) {
-    if (warp == 0 && lane < M && active) {
-      const float scale = rmsScale(a.sumSquares, lane, a.k, a.eps);
+    if (writes) {
       const float gate = sumOf(0, lane) * scale;
       const float up = sumOf(kGemvWarpsPerFeature, lane) * scale;
       y[static_cast<std::int64_t>(lane) * a.n + feature] =
           fromFloat<OutT>(gate / (1.0f + __expf(-gate)) * up);
     }
   } else {
-    if (quarter == 0 && lane < M && active) {
-      float total = sumOf(warp, lane);
-      if constexpr (Mode == GemvMode::Normed)
-        total *= rmsScale(a.sumSquares, a.rowIndex ? a.rowIndex[lane] : lane, a.k, a.eps);
-      y[static_cast<std::int64_t>(lane) * a.n + feature] = fromFloat<OutT>(total);
-    }
+    if (writes)
+      y[static_cast<std::int64_t>(lane) * a.n + feature] = fromFloat<OutT>(sumOf(warp, lane) * scale);
   }
 }
 
+// The device's L2 size, and how many blocks of `kernel` fit on it at once (0 if unknown); asked once.
+std::int64_t l2Bytes() {
+  static const std::int64_t bytes = [] {
+    int ordinal = 0, value = 0;
+    cudaGetDevice(&ordinal);
+    cudaDeviceGetAttribute(&value, cudaDevAttrL2CacheSize, ordinal);
+    return std::int64_t{value};
+  }();
+  return bytes;
+}
+
+template <auto Kernel>
+int residentBlocks(int threads) {
+  static const int blocks = [threads] {
+    int ordinal = 0, multiprocessors = 0, perMultiprocessor = 0;
+    cudaGetDevice(&ordinal);
+    cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, ordinal);
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perMultiprocessor, Kernel, threads, 0) != cudaSuccess)
+      return 0;
+    return perMultiprocessor * multiprocessors;
+  }();
+  return blocks;
+}
+
 template <typename OutT, GemvMode Mode>
-void launchGemv(OutT* y, const GemvArgs& a, int rows, bool overlapPrevious, Stream stream) {
+void launchGemv(OutT* y, const GemvArgs& a, int rows, Launch mode, Stream stream) {
+  const bool overlapPrevious = mode != Launch::Plain;
   constexpr int kMostRows = Mode == GemvMode::Plain ? kGemvMaxRows : kGemvFusedRows;
   if (rows < 1 || rows > kMostRows || a.k % 8 != 0)
     throw Error("gemv: rows must be 1.." + std::to_string(kMostRows) + " and k a multiple of 8");
@@ -908,11 +966,23 @@ void launchGemv(OutT* y, const GemvArgs& a, int rows, bool overlapPrevious, Stre
       Mode == GemvMode::NormedSiluMul ? a.n : (a.n + kGemvFeaturesPerBlock - 1) / kGemvFeaturesPerBlock;
   LaunchConfig launch(dim3(static_cast<unsigned>(blocks)), dim3(kGemvThreads), 0, stream, overlapPrevious);
   cudaError_t error = cudaErrorInvalidValue;
+  // A dependent launch prefetches the waves after its first, within half of L2 (see the kernel).
+  auto withPrefetch = [&](int residentBlocks) {
+    GemvArgs args = a;
+    if (mode != Launch::DependentPrefetch || residentBlocks <= 0) return args;
+    args.residentBlocks = residentBlocks;
+    const std::int64_t waveBytes =
+        std::int64_t{residentBlocks} * 2 * a.k * static_cast<std::int64_t>(sizeof(bf16));
+    const std::int64_t laterWaves = (blocks + residentBlocks - 1) / residentBlocks - 1;
+    args.prefetchWaves = static_cast<int>(std::min<std::int64_t>(laterWaves, l2Bytes() / 2 / waveBytes));
+    return args;
+  };
   switch (rows) {
-#define AYAR_GEMV_CASE(M)                                                          \
-  case M:                                                                          \
-    if constexpr (M <= kMostRows)                                                  \
-      error = cudaLaunchKernelEx(&launch.config, gemvKernel<M, OutT, Mode>, y, a); \
+#define AYAR_GEMV_CASE(M)                                                                                \
+  case M:                                                                                                \
+    if constexpr (M <= kMostRows)                                                                        \
+      error = cudaLaunchKernelEx(&launch.config, gemvKernel<M, OutT, Mode>, y,                           \
+                                 withPrefetch(residentBlocks<gemvKernel<M, OutT, Mode>>(kGemvThreads))); \
     break;
     AYAR_GEMV_CASE(1)
     AYAR_GEMV_CASE(2)
@@ -1250,7 +1320,7 @@ void gemv(Bf16* y, const Bf16* x, const Bf16* w, int rows, int n, int k, Stream 
   a.w = asBf16(w);
   a.n = n;
   a.k = k;
-  launchGemv<bf16, GemvMode::Plain>(asBf16(y), a, rows, false, stream);
+  launchGemv<bf16, GemvMode::Plain>(asBf16(y), a, rows, Launch::Plain, stream);
 }
 
 void gemv(float* y, const Bf16* x, const Bf16* w, int rows, int n, int k, Stream stream) {
@@ -1259,7 +1329,7 @@ void gemv(float* y, const Bf16* x, const Bf16* w, int rows, int n, int k, Stream
   a.w = asBf16(w);
   a.n = n;
   a.k = k;
-  launchGemv<float, GemvMode::Plain>(y, a, rows, false, stream);
+  launchGemv<float, GemvMode::Plain>(y, a, rows, Launch::Plain, stream);
 }
 
 void embedRowsNormed(const NormedRows& out, double* clear, const Bf16* embedding, const std::int32_t* tokens,
@@ -1284,28 +1354,27 @@ GemvArgs normedArgs(const Bf16* weighted, const double* sumSquares, float eps, c
 }  // namespace
 
 void gemvNormed(Bf16* y, const Bf16* weighted, const double* sumSquares, float eps, const Bf16* w, int rows,
-                int n, int k, bool overlapPrevious, Stream stream) {
-  launchGemv<bf16, GemvMode::Normed>(asBf16(y), normedArgs(weighted, sumSquares, eps, w, n, k), rows,
-                                     overlapPrevious, stream);
+                int n, int k, Launch launch, Stream stream) {
+  launchGemv<bf16, GemvMode::Normed>(asBf16(y), normedArgs(weighted, sumSquares, eps, w, n, k), rows, launch,
+                                     stream);
 }
 
 void gemvNormed(float* y, const Bf16* weighted, const double* sumSquares, const std::int32_t* rowIndex,
-                float eps, const Bf16* w, int rows, int n, int k, bool overlapPrevious, Stream stream) {
+                float eps, const Bf16* w, int rows, int n, int k, Launch launch, Stream stream) {
   GemvArgs a = normedArgs(weighted, sumSquares, eps, w, n, k);
   a.rowIndex = rowIndex;
-  launchGemv<float, GemvMode::Normed>(y, a, rows, overlapPrevious, stream);
+  launchGemv<float, GemvMode::Normed>(y, a, rows, launch, stream);
 }
 
 void gemvNormedSiluMul(Bf16* activated, const Bf16* weighted, const double* sumSquares, float eps,
-                       const Bf16* gateUp, int rows, int intermediate, int k, bool overlapPrevious,
-                       Stream stream) {
+                       const Bf16* gateUp, int rows, int intermediate, int k, Launch launch, Stream stream) {
   launchGemv<bf16, GemvMode::NormedSiluMul>(asBf16(activated),
                                             normedArgs(weighted, sumSquares, eps, gateUp, intermediate, k),
-                                            rows, overlapPrevious, stream);
+                                            rows, launch, stream);
 }
 
 void gemvAddResidualNormed(const NormedRows& out, double* clear, const Bf16* nextNorm, const Bf16* x,
-                           const Bf16* w, int rows, int n, int k, bool overlapPrevious, Stream stream) {
+                           const Bf16* w, int rows, int n, int k, Launch launch, Stream stream) {
   GemvArgs a;
   a.x = asBf16(x);
   a.w = asBf16(w);
@@ -1316,7 +1385,7 @@ void gemvAddResidualNormed(const NormedRows& out, double* clear, const Bf16* nex
   a.nextNorm = asBf16(nextNorm);
   a.n = n;
   a.k = k;
-  launchGemv<bf16, GemvMode::AddResidualNormed>(nullptr, a, rows, overlapPrevious, stream);
+  launchGemv<bf16, GemvMode::AddResidualNormed>(nullptr, a, rows, launch, stream);
 }
 
 void sampleTokens(std::int32_t* tokens, const float* logits, int rows, int vocab, const SampleParams& params,

@@ -99,9 +99,11 @@ void gemv(float* y, const Bf16* x, const Bf16* w, int rows, int n, int k, Stream
 // also writes the new rows times the next norm's weight (in bf16) and adds their sums of squares into a
 // double per row; the GEMV after the norm reads those bf16 rows as its x and multiplies each dot product
 // by the row's RMS scale, 1 / sqrt(sumSquares / k + eps). So every GEMV streams its weight with a plain
-// bf16 x and a few flops of epilogue. With overlapPrevious a kernel is launched as a programmatic
-// dependent of the one before it on the stream: its blocks may start while that one finishes, issue
-// their first weight loads, then wait for it before touching anything it wrote.
+// bf16 x and a few flops of epilogue. Launch::Dependent launches a kernel as a programmatic dependent of
+// the one before it on the stream: its blocks may start while that one finishes, issue their first
+// weight loads, then wait for it before touching anything it wrote; DependentPrefetch also has the blocks
+// that fit at once pull the next waves' weights toward L2 (within half of it) before they wait.
+enum class Launch { Plain, Dependent, DependentPrefetch };
 inline constexpr int kGemvFusedRows = 2;
 
 // A residual stream as the decode path keeps it (device pointers, rows of one width).
@@ -116,20 +118,19 @@ void embedRowsNormed(const NormedRows& out, double* clear, const Bf16* embedding
                      const Bf16* norm, int rows, int hidden, Stream stream);
 // y[m, :] = s_m (weighted[m, :] W^T), s_m the RMS scale of sumSquares[m] over k: the GEMV after an RMSNorm.
 void gemvNormed(Bf16* y, const Bf16* weighted, const double* sumSquares, float eps, const Bf16* w, int rows,
-                int n, int k, bool overlapPrevious, Stream stream);
+                int n, int k, Launch launch, Stream stream);
 // The same with float output, input row rowIndex[m] for output row m (the lm_head over the sampled rows).
 void gemvNormed(float* y, const Bf16* weighted, const double* sumSquares, const std::int32_t* rowIndex,
-                float eps, const Bf16* w, int rows, int n, int k, bool overlapPrevious, Stream stream);
+                float eps, const Bf16* w, int rows, int n, int k, Launch launch, Stream stream);
 // activated[m, i] = silu(g) * u with g, u the normed GEMV's outputs i and intermediate + i of gateUp (the
 // fused gate/up projection, 2 * intermediate rows of k).
 void gemvNormedSiluMul(Bf16* activated, const Bf16* weighted, const double* sumSquares, float eps,
-                       const Bf16* gateUp, int rows, int intermediate, int k, bool overlapPrevious,
-                       Stream stream);
+                       const Bf16* gateUp, int rows, int intermediate, int k, Launch launch, Stream stream);
 // out.residual[m, :] += x[m, :] W^T (width n); then out.weighted[m, :] = bf16(out.residual[m, :] * nextNorm),
 // out.sumSquares[m] += the new row's sum of squares, and clear[m] = 0 (the other norm's slot, whose reader
 // has finished). out.sumSquares must be zero before.
 void gemvAddResidualNormed(const NormedRows& out, double* clear, const Bf16* nextNorm, const Bf16* x,
-                           const Bf16* w, int rows, int n, int k, bool overlapPrevious, Stream stream);
+                           const Bf16* w, int rows, int n, int k, Launch launch, Stream stream);
 
 // One row per sequence that samples: temperature (<= 0: greedy), top-p (>= 1: off), top-k (<= 0: off)
 // and the uniform draw u in [0, 1) that picks the token by inverse CDF over the kept tokens in id order.

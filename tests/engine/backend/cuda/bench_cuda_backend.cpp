@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "engine/backend/cuda/cuda_backend.h"
@@ -256,8 +257,9 @@ int main(int argc, char** argv) {
         // The normed forms the backend runs at 1-2 rows (see cuda::gemvNormed), each on its own layer shape;
         // with "pdl" each launch is a programmatic dependent of the one before it (it streams its weights
         // while that one finishes).
-        for (const bool overlap : {false, true}) {
-          const std::string shape = " M=" + std::to_string(m) + (overlap ? " pdl " : " ") + label;
+        for (const cuda::Launch overlap : {cuda::Launch::Plain, cuda::Launch::Dependent}) {
+          const std::string shape =
+              " M=" + std::to_string(m) + (overlap != cuda::Launch::Plain ? " pdl " : " ") + label;
           if (n == qkvDim) {
             const double ms =
                 timeKernel([&] { cuda::gemvNormed(y, x, slots, 1e-6f, w, m, n, k, overlap, benchStream); });
@@ -284,10 +286,39 @@ int main(int argc, char** argv) {
       }
     }
     {
+      // qwen3-14b's layer shapes at one row: the plain GEMV and the decode path's normed forms as dependents.
+      const ModelConfig big = *findModelPreset("qwen3-14b");
+      const int bigQkv = (big.numHeads + 2 * big.numKvHeads) * big.headDim, bigQ = big.numHeads * big.headDim;
+      const cuda::NormedRows out{residual, y, slots};
+      for (const auto& [label, n, k] :
+           {std::tuple{"qkv 7168x5120", bigQkv, big.hiddenSize},
+            std::tuple{"o 5120x5120", big.hiddenSize, bigQ},
+            std::tuple{"gate_up 34816x5120", 2 * big.intermediateSize, big.hiddenSize},
+            std::tuple{"down 5120x17408", big.hiddenSize, big.intermediateSize}}) {
+        const std::string shape = std::string(" M=1 ") + label + " (14b)";
+        row("gemv" + shape, timeKernel([&] { cuda::gemv(y, x, w, 1, n, k, benchStream); }), 2.0 * n * k);
+        const cuda::Launch dependent = cuda::Launch::Dependent;
+        double ms = 0.0;
+        if (n == bigQkv) {
+          ms = timeKernel([&] { cuda::gemvNormed(y, x, slots, 1e-6f, w, 1, n, k, dependent, benchStream); });
+        } else if (n == 2 * big.intermediateSize) {
+          ms = timeKernel([&] {
+            cuda::gemvNormedSiluMul(y, x, slots, 1e-6f, w, 1, big.intermediateSize, k, dependent,
+                                    benchStream);
+          });
+        } else {
+          ms = timeKernel(
+              [&] { cuda::gemvAddResidualNormed(out, slots + 2, x, x, w, 1, n, k, dependent, benchStream); });
+        }
+        row("gemv normed pdl" + shape, ms, 2.0 * n * k);
+      }
+    }
+    {
       const double ms = timeKernel([&] { cuda::gemv(yf, x, w, 1, c.vocabSize, hidden, benchStream); });
       row("gemv M=1 lm_head 151936x4096 (f32 out)", ms, 2.0 * c.vocabSize * hidden);
       const double normedMs = timeKernel([&] {
-        cuda::gemvNormed(yf, x, slots, nullptr, 1e-6f, w, 1, c.vocabSize, hidden, true, benchStream);
+        cuda::gemvNormed(yf, x, slots, nullptr, 1e-6f, w, 1, c.vocabSize, hidden, cuda::Launch::Dependent,
+                         benchStream);
       });
       row("gemv normed M=1 pdl lm_head (f32 out)", normedMs, 2.0 * c.vocabSize * hidden);
     }
@@ -394,16 +425,20 @@ int main(int argc, char** argv) {
   nlohmann::json decode1 = nlohmann::json::array();
   nlohmann::json batches = nlohmann::json::array();
   nlohmann::json prefill = nlohmann::json::array();
+  nlohmann::json shortPrefill = nlohmann::json::array();
   std::printf("%-40s %12s %12s %10s\n", "decode batch 1 (prompt 128)", "ms/token", "floor ms", "of floor");
   for (const std::string name : {"qwen3-8b", "qwen3-14b"}) {
     const ModelConfig c = *findModelPreset(name);
-    // Variants: CUDA graphs (the default), eager, and graphs without programmatic dependent launches.
-    for (const int variant : {0, 1, 2}) {
+    // Variants: CUDA graphs with plain launches (the default), eager, graphs with programmatic dependent
+    // launches, and those with the L2 prefetch of later waves' weights.
+    for (const int variant : {0, 1, 2, 3}) {
       const bool eager = variant == 1;
-      if (variant > 0 && name != "qwen3-8b") continue;
-      CudaBackend backend(
-          c, nullptr, 1,
-          CudaBackendOptions{.enforceEager = eager, .seed = 1, .overlapLaunches = variant != 2});
+      if (eager && name != "qwen3-8b") continue;
+      CudaBackend backend(c, nullptr, 1,
+                          CudaBackendOptions{.enforceEager = eager,
+                                             .seed = 1,
+                                             .overlapLaunches = variant >= 2,
+                                             .prefetchWeights = variant == 3});
       const int numBlocks = 20000;
       backend.allocateKvCache(numBlocks, kBlockSize);
       Driver driver{backend, numBlocks};
@@ -416,12 +451,14 @@ int main(int argc, char** argv) {
       const double ms = median(times);
       const double floorMs = decodeBytes(c, 1, driver.meanContext()) / copyBandwidth * 1e3;
       const std::string label = name + (eager          ? " (eager)"
-                                        : variant == 2 ? " (CUDA graphs, no PDL)"
+                                        : variant == 2 ? " (CUDA graphs, PDL)"
+                                        : variant == 3 ? " (CUDA graphs, PDL, L2 prefetch)"
                                                        : " (CUDA graphs)");
       std::printf("%-40s %12.3f %12.3f %9.1f%%\n", label.c_str(), ms, floorMs, 100.0 * floorMs / ms);
       decode1.push_back({{"model", name},
                          {"graphs", !eager},
-                         {"pdl", variant != 2},
+                         {"pdl", variant >= 2},
+                         {"l2_prefetch", variant == 3},
                          {"ms_per_token", ms},
                          {"floor_ms", floorMs},
                          {"fraction_of_floor", floorMs / ms}});
@@ -439,6 +476,23 @@ int main(int argc, char** argv) {
           }
           const double rate = median(rates);
           prefill.push_back({{"model", name}, {"prompt_tokens", length}, {"tokens_per_s", rate}});
+        }
+        // Short prompts as a chat load brings them, each length new to the process, then the same length
+        // again; then a new length and a seen one each after 0.6 s of idleness.
+        auto prefillMs = [&](int length) {
+          driver.reset();
+          const auto start = Clock::now();
+          driver.addAndPrefill(1, length, 8192);
+          return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+        };
+        for (const int length : {37, 61, 93, 131, 177, 203, 251, 317}) {
+          const double first = prefillMs(length);
+          const double again = prefillMs(length);
+          shortPrefill.push_back({{"prompt_tokens", length}, {"first_ms", first}, {"again_ms", again}});
+        }
+        for (const int length : {149, 149}) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(600));
+          shortPrefill.push_back({{"prompt_tokens", length}, {"after_idle_ms", prefillMs(length)}});
         }
         // Decode steps at larger batches, 512-token contexts.
         for (const int batch : {8, 32, 128, 256}) {
@@ -471,6 +525,18 @@ int main(int argc, char** argv) {
   for (const auto& p : prefill)
     std::printf("%-40s %12d %12.0f\n", "", p["prompt_tokens"].get<int>(), p["tokens_per_s"].get<double>());
 
+  std::printf("\n%-40s %12s %12s %12s\n", "short prompt, qwen3-8b, one step", "tokens", "first ms",
+              "again ms");
+  for (const auto& p : shortPrefill) {
+    if (p.contains("after_idle_ms")) {
+      std::printf("%-40s %12d %25.2f (after 0.6 s idle)\n", "", p["prompt_tokens"].get<int>(),
+                  p["after_idle_ms"].get<double>());
+    } else {
+      std::printf("%-40s %12d %12.2f %12.2f\n", "", p["prompt_tokens"].get<int>(),
+                  p["first_ms"].get<double>(), p["again_ms"].get<double>());
+    }
+  }
+  result["short_prefill"] = shortPrefill;
   result["decode_batch1"] = decode1;
   result["decode_batches"] = batches;
   result["prefill"] = prefill;

@@ -291,8 +291,9 @@ TEST(CudaKernels, NormedGemvChainMatchesTheNormGemvResidualAndSiluChain) {
   };
 
   for (int rows = 1; rows <= maxRows; ++rows) {
-    for (const bool overlap : {false, true}) {
-      const std::string label = std::to_string(rows) + " rows" + (overlap ? ", dependent launches" : "");
+    for (const Launch overlap : {Launch::Plain, Launch::Dependent, Launch::DependentPrefetch}) {
+      const std::string label =
+          std::to_string(rows) + " rows, launch " + std::to_string(static_cast<int>(overlap));
       std::vector<std::int32_t> tokens{3, 11};
       tokens.resize(static_cast<std::size_t>(rows));
       DeviceVector<std::int32_t> dTokens(tokens);
