@@ -13,7 +13,7 @@
 #   rates    ayar-cli bench: qwen3-8b at 1, 4, 8 and 16 requests/s (mean latency, TTFT, TPOT);
 #            RATES (default "1 4 8 16") picks the rates, RATE_PROMPTS (default "60 200 400 800") bounds
 #            each run's prompts
-#   eager    the burst and the 1 request/s run again with --enforce-eager
+#   eager    the 1 request/s run and the burst again with --enforce-eager
 #   noprefix the burst with --no-enable-prefix-caching
 #   routes   qwen3-8b at 1 request/s on the completions route (the rate runs use the chat route)
 # Every serving run also leaves the engine's step log (--step-log) as steps-LABEL.csv in the out folder.
@@ -75,9 +75,9 @@ for part in "${parts[@]}"; do
         i=$((i + 1))
       done ;;
     eager)
-      serve_bench burst-14b-eager qwen3-14b --enforce-eager -- --load-profile sharegpt-all-at-once --num-prompts 1000
       serve_bench rate-1rps-8b-eager qwen3-8b --enforce-eager -- --load-profile sharegpt-1rps \
-        --num-prompts "$(first=${RATE_PROMPTS:-60}; echo "${first%% *}")" ;;
+        --num-prompts "$(first=${RATE_PROMPTS:-60}; echo "${first%% *}")"
+      serve_bench burst-14b-eager qwen3-14b --enforce-eager -- --load-profile sharegpt-all-at-once --num-prompts 1000 ;;
     noprefix)
       serve_bench burst-14b-noprefix qwen3-14b --no-enable-prefix-caching -- --load-profile sharegpt-all-at-once \
         --num-prompts 1000 ;;

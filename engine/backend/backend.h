@@ -13,8 +13,8 @@ using Clock = std::chrono::steady_clock;
 struct SamplingParams {
   float temperature = 1.0f;  // 0 = greedy
   float topP = 1.0f;
-  int topK = 0;              // 0 or -1: off
-  std::uint64_t seed = 0;    // with hasSeed, the draw for the k-th generated token depends only on (seed, k)
+  int topK = 0;            // 0 or -1: off
+  std::uint64_t seed = 0;  // with hasSeed, the draw for the k-th generated token depends only on (seed, k)
   bool hasSeed = false;
 };
 
@@ -49,6 +49,10 @@ class Backend {
   // Bytes one KV block of `blockSize` tokens takes on this backend's device.
   virtual std::size_t kvBytesPerBlock(int blockSize) const = 0;
   virtual void allocateKvCache(int numBlocks, int blockSize) = 0;
+  // Called once after allocateKvCache with the largest step the scheduler will make: a backend with
+  // per-shape start-up costs (library heuristics, kernels loaded on first use) pays them here, before the
+  // server says it is ready, instead of in a request's step.
+  virtual void warmUp(int /*maxBatchedTokens*/, int /*maxSeqs*/) {}
   // Runs one step over the batch: writes K/V for every new token and samples where asked.
   virtual void step(std::span<const SeqStep> batch, StepOutput& out) = 0;
 };

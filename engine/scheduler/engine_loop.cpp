@@ -152,6 +152,7 @@ EngineLoop::Impl::Impl(std::unique_ptr<Backend> backendIn, const SchedulerConfig
     : backend(std::move(backendIn)), config(configIn), scheduler(configIn), stepLog(stepLogPath) {
   assert(backend);
   backend->allocateKvCache(config.numBlocks, config.blockSize);
+  backend->warmUp(std::max(config.maxNumBatchedTokens, config.maxNumSeqs), config.maxNumSeqs);
   stats.numBlocks = config.numBlocks;
   stats.freeBlocks = config.numBlocks;
   thread = std::thread([this] { run(); });

@@ -57,15 +57,20 @@ SamplingDefaults readGenerationConfig(const fs::path& folder) {
   return defaults;
 }
 
-// What a step's activations and the runtime take on the device beside weights and KV cache: the hidden
-// states and MLP intermediates of a full --max-num-batched-tokens step in bf16, float32 logits for a
-// full batch, and 512 MiB of runtime (CUDA context, cuBLAS workspace, graphs). An estimate in the
-// spirit of vLLM's profiling run, which a simulator cannot perform.
+// What a step's activations and the runtime take on the device beside weights and KV cache: the CUDA
+// backend's buffers for a full --max-num-batched-tokens step (rounded up to its row bucket, at most 512
+// rows more): the float residual stream, bf16 normed rows, q/k/v, attention output, projection, gate/up and
+// activated MLP rows; float32 logits for a full batch; and 512 MiB of runtime (CUDA context, cuBLAS
+// workspace, graphs). An estimate in the spirit of vLLM's profiling run, which a simulator cannot perform.
 std::int64_t activationReserveBytes(const ModelConfig& model, const EngineOptions& options) {
+  const std::int64_t hidden = model.hiddenSize, inter = model.intermediateSize;
+  const std::int64_t qDim = std::int64_t{model.numHeads} * model.headDim;
+  const std::int64_t kvDim = std::int64_t{model.numKvHeads} * model.headDim;
   const std::int64_t perToken =
-      2 * (4 * std::int64_t{model.hiddenSize} + 2 * std::int64_t{model.intermediateSize});
-  return (std::int64_t{512} << 20) + options.maxNumBatchedTokens * perToken +
-         std::int64_t{options.maxNumSeqs} * model.vocabSize * 4;
+      4 * hidden + 2 * (hidden + (qDim + 2 * kvDim) + qDim + hidden + 2 * inter + inter);
+  const std::int64_t rows = std::int64_t{options.maxNumBatchedTokens} + 512;
+  return (std::int64_t{512} << 20) + rows * perToken +
+         (std::int64_t{options.maxNumSeqs} + 16) * model.vocabSize * 4;
 }
 
 void resolveModel(const EngineOptions& options, EnginePlan& plan) {

@@ -13,9 +13,9 @@
 //   logits = rmsnorm(x + mlp out) Wlm_head for the last row of each sampling sequence; sampled on the GPU
 //
 // GEMMs of up to 2 rows (decode at batch 1-2) use the own GEMVs, larger ones cuBLAS (at 4 rows cuBLAS
-// was already as fast, measured on an H200: docs/BENCHMARKS.md). At up to 2 rows a layer is five launches,
-// each a programmatic dependent of the one before (it streams its weights while that one finishes): the
-// qkv GEMV, the attention, the o GEMV adding into the residual stream, the gate/up GEMV with SiLU * mul
+// was already as fast, measured on an H200: docs/BENCHMARKS.md). At up to 2 rows a layer is five launches
+// (optionally programmatic dependents of the one before, see CudaBackendOptions): the qkv GEMV, the
+// attention, the o GEMV adding into the residual stream, the gate/up GEMV with SiLU * mul
 // after it, and the down GEMV adding into the residual stream. The norms are split between the GEMVs
 // around them: the GEMV that adds into the residual stream writes it times the next norm's weight with
 // each row's sum of squares, and the GEMV after the norm scales its dot products by the RMS factor. When
@@ -153,6 +153,12 @@ int roundUp(int value, int multiple) {
 // Steps of up to this many tokens use the own GEMV instead of cuBLAS (see bench_cuda_backend's rows).
 constexpr int kGemvRows = cuda::kGemvFusedRows;
 
+// The row count a step of more than kGemvRows rows computes with (see CudaBackendOptions::bucketRows).
+int bucketRows(int rows) {
+  const int grain = rows <= 256 ? 16 : rows <= 1024 ? 64 : rows <= 4096 ? 256 : 512;
+  return roundUp(rows, grain);
+}
+
 int nextPowerOfTwo(int value) {
   int p = 1;
   while (p < value)
@@ -257,6 +263,9 @@ struct CudaBackend::State {
   struct Plan {
     Layout layout;
     int decodeCount = 0, prefillCount = 0, maxQueryLen = 0, splits = 1, sampleCount = 0;
+    // Rows the GEMMs and row-wise kernels of a step of more than kGemvRows rows compute, and the lm_head's
+    // (see CudaBackendOptions::bucketRows); the rows past the step's own hold stale values nobody reads.
+    int gemmRows = 0, gemmSamples = 0;
   };
 
   void ensureCapacity(int tokens, int seqs, std::int64_t stagingInts, std::int64_t partialFloats) {
@@ -360,8 +369,8 @@ struct CudaBackend::State {
                          launch, stream);
       } else {
         cuda::addRmsNorm(normed.get(), residual.get(), layer == 0 ? nullptr : projected.get(),
-                         w.inputLayernorm.get(), nullptr, rows, c.hiddenSize, eps, stream);
-        linear(qkv.get(), normed.get(), w.qkvProj.get(), rows, qkvDim, c.hiddenSize);
+                         w.inputLayernorm.get(), nullptr, plan.gemmRows, c.hiddenSize, eps, stream);
+        linear(qkv.get(), normed.get(), w.qkvProj.get(), plan.gemmRows, qkvDim, c.hiddenSize);
       }
       cuda::DecodeRope rope;
       if (decodesOnly) {
@@ -387,12 +396,13 @@ struct CudaBackend::State {
                                     c.hiddenSize, c.intermediateSize, launch, stream);
         continue;
       }
-      linear(projected.get(), attention.get(), w.oProj.get(), rows, c.hiddenSize, qDim);
+      const int m = plan.gemmRows;
+      linear(projected.get(), attention.get(), w.oProj.get(), m, c.hiddenSize, qDim);
       cuda::addRmsNorm(normed.get(), residual.get(), projected.get(), w.postAttentionLayernorm.get(), nullptr,
-                       rows, c.hiddenSize, eps, stream);
-      linear(gateUp.get(), normed.get(), w.gateUpProj.get(), rows, 2 * c.intermediateSize, c.hiddenSize);
-      cuda::siluMul(activated.get(), gateUp.get(), rows, c.intermediateSize, stream);
-      linear(projected.get(), activated.get(), w.downProj.get(), rows, c.hiddenSize, c.intermediateSize);
+                       m, c.hiddenSize, eps, stream);
+      linear(gateUp.get(), normed.get(), w.gateUpProj.get(), m, 2 * c.intermediateSize, c.hiddenSize);
+      cuda::siluMul(activated.get(), gateUp.get(), m, c.intermediateSize, stream);
+      linear(projected.get(), activated.get(), w.downProj.get(), m, c.hiddenSize, c.intermediateSize);
     }
     if (plan.sampleCount == 0) return;
     const Bf16* output = c.tieWordEmbeddings ? embedTokens.get() : lmHead.get();
@@ -402,7 +412,7 @@ struct CudaBackend::State {
     } else {
       cuda::addRmsNorm(finalNormed.get(), residual.get(), projected.get(), finalNorm.get(), in + l.sampleRows,
                        plan.sampleCount, c.hiddenSize, eps, stream);
-      linear(logits.get(), finalNormed.get(), output, plan.sampleCount, c.vocabSize, c.hiddenSize);
+      linear(logits.get(), finalNormed.get(), output, plan.gemmSamples, c.vocabSize, c.hiddenSize);
     }
     cuda::SampleParams params{reinterpret_cast<const float*>(in + l.temperature),
                               reinterpret_cast<const float*>(in + l.topP), in + l.topK,
@@ -568,6 +578,26 @@ void CudaBackend::allocateKvCache(int numBlocks, int blockSize) {
   s.valueCache.resize(elements);
 }
 
+void CudaBackend::warmUp(int maxBatchedTokens, int maxSeqs) {
+  State& s = *m;
+  const ModelConfig& c = s.config;
+  if (!s.options.bucketRows) return;  // without buckets the shapes are unbounded: nothing to meet in advance
+  const int mostRows = bucketRows(std::max(maxBatchedTokens, kGemvRows + 1));
+  const int mostSamples = roundUp(std::max(maxSeqs, 1), 16);
+  s.ensureCapacity(mostRows, mostSamples, 0, 0);
+  const LayerDeviceWeights& w = s.layers.front();
+  for (int rows = bucketRows(kGemvRows + 1); rows <= mostRows; rows = bucketRows(rows + 1)) {
+    s.linear(s.qkv.get(), s.normed.get(), w.qkvProj.get(), rows, s.qkvDim, c.hiddenSize);
+    s.linear(s.projected.get(), s.attention.get(), w.oProj.get(), rows, c.hiddenSize, s.qDim);
+    s.linear(s.gateUp.get(), s.normed.get(), w.gateUpProj.get(), rows, 2 * c.intermediateSize, c.hiddenSize);
+    s.linear(s.projected.get(), s.activated.get(), w.downProj.get(), rows, c.hiddenSize, c.intermediateSize);
+  }
+  const Bf16* output = c.tieWordEmbeddings ? s.embedTokens.get() : s.lmHead.get();
+  for (int samples = 16; samples <= mostSamples; samples += 16)
+    s.linear(s.logits.get(), s.finalNormed.get(), output, samples, c.vocabSize, c.hiddenSize);
+  check(cudaStreamSynchronize(s.stream), "warming up cuBLAS");
+}
+
 std::int64_t CudaBackend::weightBytes() const {
   return m->config.parameterCount() * 2;
 }
@@ -621,11 +651,14 @@ void CudaBackend::step(std::span<const SeqStep> batch, StepOutput& out) {
   plan.layout = State::layoutFor(tokens, seqs, stride);
   plan.sampleCount = samples;
   plan.maxQueryLen = maxQueryLen;
+  const bool bucketed = tokens > kGemvRows && s.options.bucketRows;
+  plan.gemmRows = bucketed ? bucketRows(tokens) : tokens;
+  plan.gemmSamples = bucketed ? roundUp(samples, 16) : samples;
   int decodeCount = 0;
   for (const SeqStep& seq : batch)
     decodeCount += seq.tokens.size() == 1 ? 1 : 0;
   plan.splits = decodeCount > 0 ? decodeSplits(decodeCount, maxContext, c.numKvHeads, s.multiprocessors) : 1;
-  s.ensureCapacity(tokens, seqs, plan.layout.total,
+  s.ensureCapacity(plan.gemmRows, std::max(seqs, plan.gemmSamples), plan.layout.total,
                    cuda::decodeAttentionPartialFloats(std::max(decodeCount, 1), c.numHeads, plan.splits));
 
   // Pack the inputs.

@@ -35,6 +35,10 @@ struct CudaBackendOptions {
   // the whole decode step on an H200 (docs/BENCHMARKS.md, run 8), so off unless asked for.
   bool overlapLaunches = false;
   bool prefetchWeights = false;
+  // Steps of more than 2 rows compute a row count rounded up to a bucket (16 up to 256 rows, 64 up to
+  // 1,024, 256 up to 4,096, then 512), so that cuBLAS meets few distinct shapes, all of them in warmUp().
+  // Off only to measure what it gives.
+  bool bucketRows = true;
 };
 
 // The bf16 forward pass on one NVIDIA GPU: cuBLAS GEMMs (fused QKV and gate/up projections) and a
@@ -54,6 +58,10 @@ class CudaBackend final : public Backend {
   std::string_view name() const override { return "cuda"; }
   std::size_t kvBytesPerBlock(int blockSize) const override;
   void allocateKvCache(int numBlocks, int blockSize) override;
+  // Runs the model's GEMMs once at every row bucket up to maxBatchedTokens (and the lm_head at every
+  // bucket of sampled rows up to maxSeqs), so that a request's step never pays cuBLAS's first use of a
+  // shape; allocates the activations for the largest step.
+  void warmUp(int maxBatchedTokens, int maxSeqs) override;
   void step(std::span<const SeqStep> batch, StepOutput& out) override;
 
   // The logits behind the last step's sampled tokens (one row of vocabSize per sampled sequence, in

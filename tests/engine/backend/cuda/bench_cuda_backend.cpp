@@ -426,21 +426,30 @@ int main(int argc, char** argv) {
   nlohmann::json batches = nlohmann::json::array();
   nlohmann::json prefill = nlohmann::json::array();
   nlohmann::json shortPrefill = nlohmann::json::array();
+  nlohmann::json warmUps = nlohmann::json::array();
   std::printf("%-40s %12s %12s %10s\n", "decode batch 1 (prompt 128)", "ms/token", "floor ms", "of floor");
   for (const std::string name : {"qwen3-8b", "qwen3-14b"}) {
     const ModelConfig c = *findModelPreset(name);
     // Variants: CUDA graphs with plain launches (the default), eager, graphs with programmatic dependent
-    // launches, and those with the L2 prefetch of later waves' weights.
-    for (const int variant : {0, 1, 2, 3}) {
+    // launches, those with the L2 prefetch of later waves' weights, and (qwen3-8b, for the short prompts
+    // only) the default without row buckets.
+    for (const int variant : {0, 1, 2, 3, 4}) {
       const bool eager = variant == 1;
-      if (eager && name != "qwen3-8b") continue;
+      if ((eager || variant == 4) && name != "qwen3-8b") continue;
       CudaBackend backend(c, nullptr, 1,
                           CudaBackendOptions{.enforceEager = eager,
                                              .seed = 1,
-                                             .overlapLaunches = variant >= 2,
-                                             .prefetchWeights = variant == 3});
+                                             .overlapLaunches = variant == 2 || variant == 3,
+                                             .prefetchWeights = variant == 3,
+                                             .bucketRows = variant != 4});
       const int numBlocks = 20000;
       backend.allocateKvCache(numBlocks, kBlockSize);
+      if (variant == 0) {
+        const auto start = Clock::now();
+        backend.warmUp(8192, 256);  // as the engine does at start
+        warmUps.push_back(
+            {{"model", name}, {"seconds", std::chrono::duration<double>(Clock::now() - start).count()}});
+      }
       Driver driver{backend, numBlocks};
       driver.addAndPrefill(1, 128, 8192);
       for (int i = 0; i < 5; ++i)
@@ -453,6 +462,7 @@ int main(int argc, char** argv) {
       const std::string label = name + (eager          ? " (eager)"
                                         : variant == 2 ? " (CUDA graphs, PDL)"
                                         : variant == 3 ? " (CUDA graphs, PDL, L2 prefetch)"
+                                        : variant == 4 ? " (CUDA graphs, no row buckets)"
                                                        : " (CUDA graphs)");
       std::printf("%-40s %12.3f %12.3f %9.1f%%\n", label.c_str(), ms, floorMs, 100.0 * floorMs / ms);
       decode1.push_back({{"model", name},
@@ -463,6 +473,30 @@ int main(int argc, char** argv) {
                          {"floor_ms", floorMs},
                          {"fraction_of_floor", floorMs / ms}});
 
+      // Short prompts as a chat load brings them, each length new to the process, then the same length
+      // again; then a new length and a seen one each after 0.6 s of idleness. With row buckets and the
+      // warm-up (the default) and without.
+      if (name == "qwen3-8b" && (variant == 0 || variant == 4)) {
+        auto prefillMs = [&](int length) {
+          driver.reset();
+          const auto start = Clock::now();
+          driver.addAndPrefill(1, length, 8192);
+          return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+        };
+        for (const int length : {37, 61, 93, 131, 177, 203, 251, 317}) {
+          const double first = prefillMs(length);
+          const double again = prefillMs(length);
+          shortPrefill.push_back({{"buckets", variant == 0},
+                                  {"prompt_tokens", length},
+                                  {"first_ms", first},
+                                  {"again_ms", again}});
+        }
+        for (const int length : {149, 149}) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(600));
+          shortPrefill.push_back(
+              {{"buckets", variant == 0}, {"prompt_tokens", length}, {"after_idle_ms", prefillMs(length)}});
+        }
+      }
       if (name == "qwen3-8b" && variant == 0) {
         // Prefill: one sequence, the whole prompt in one step.
         for (const int length : {2048, 8192}) {
@@ -476,23 +510,6 @@ int main(int argc, char** argv) {
           }
           const double rate = median(rates);
           prefill.push_back({{"model", name}, {"prompt_tokens", length}, {"tokens_per_s", rate}});
-        }
-        // Short prompts as a chat load brings them, each length new to the process, then the same length
-        // again; then a new length and a seen one each after 0.6 s of idleness.
-        auto prefillMs = [&](int length) {
-          driver.reset();
-          const auto start = Clock::now();
-          driver.addAndPrefill(1, length, 8192);
-          return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-        };
-        for (const int length : {37, 61, 93, 131, 177, 203, 251, 317}) {
-          const double first = prefillMs(length);
-          const double again = prefillMs(length);
-          shortPrefill.push_back({{"prompt_tokens", length}, {"first_ms", first}, {"again_ms", again}});
-        }
-        for (const int length : {149, 149}) {
-          std::this_thread::sleep_for(std::chrono::milliseconds(600));
-          shortPrefill.push_back({{"prompt_tokens", length}, {"after_idle_ms", prefillMs(length)}});
         }
         // Decode steps at larger batches, 512-token contexts.
         for (const int batch : {8, 32, 128, 256}) {
@@ -528,14 +545,19 @@ int main(int argc, char** argv) {
   std::printf("\n%-40s %12s %12s %12s\n", "short prompt, qwen3-8b, one step", "tokens", "first ms",
               "again ms");
   for (const auto& p : shortPrefill) {
+    const char* label = p["buckets"].get<bool>() ? "  row buckets + warm-up" : "  no row buckets";
     if (p.contains("after_idle_ms")) {
-      std::printf("%-40s %12d %25.2f (after 0.6 s idle)\n", "", p["prompt_tokens"].get<int>(),
+      std::printf("%-40s %12d %25.2f (after 0.6 s idle)\n", label, p["prompt_tokens"].get<int>(),
                   p["after_idle_ms"].get<double>());
     } else {
-      std::printf("%-40s %12d %12.2f %12.2f\n", "", p["prompt_tokens"].get<int>(),
+      std::printf("%-40s %12d %12.2f %12.2f\n", label, p["prompt_tokens"].get<int>(),
                   p["first_ms"].get<double>(), p["again_ms"].get<double>());
     }
   }
+  for (const auto& w : warmUps)
+    std::printf("warm-up (8,192 tokens, 256 sequences), %s: %.2f s\n", w["model"].get<std::string>().c_str(),
+                w["seconds"].get<double>());
+  result["warm_up"] = warmUps;
   result["short_prefill"] = shortPrefill;
   result["decode_batch1"] = decode1;
   result["decode_batches"] = batches;
