@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""Fits the simulator's calibrated step-time model to scripts/step-sweep.sh output of a real backend.
+"""Fits the simulator's calibrated step-time model to scripts/step-sweep.sh output of a real backend, and
+to the step logs of rate runs on it.
 
-    scripts/fit-sim-profile.py SWEEP_8B.txt SWEEP_14B.txt
+    scripts/fit-sim-profile.py SWEEP_8B.txt SWEEP_14B.txt [STEPS_8B.csv ...]
 
 The model (the same arithmetic as rooflineStepCost in engine/backend/sim/sim_backend.cpp):
 
-    step = layers * (graph_us if the step is decode only, else eager_us)
+    step = layers * (fused_us if the step decodes 1-2 sequences, graph_us if it decodes more, else eager_us)
          + max(weight bytes / weight_bw, linear FLOPs / linear_rate)
          + KV bytes read by decode tokens / attention_bw
          + prefill attention FLOPs / prefill_attention_rate
@@ -18,19 +19,31 @@ A decode point is C sequences of one token each at contexts of 512-640 tokens (5
 A mixed point (a prefill of L tokens beside C decodes, from the sweep's mixed part) is not fitted but
 predicted, to check the model on steps the fit did not see.
 The first prefill point (64 tokens) is left out: it is the first request after the engine started and
-carries one-time set-up. Prints the constants and each point's fit.
+carries one-time set-up.
+A step log (ayar-engine --step-log, qwen3-8b) adds every step of a real serving run: its decodes, its
+prefill chunk and the contexts, against the time from the end of the step before (when the loop came
+straight back; the host's work between steps is part of what the simulator's cost stands for) or its
+own duration (after an idle loop). Steps with more than one prefill chunk are left out (the log does not
+say how the new tokens split), and so are the log's first two steps (the engine's ready check); of the
+rest every step with a prefill is kept and an even sample of the decode-only steps, at most STEP_SAMPLE
+a log. The sweep points and the logged steps weigh the same in the fit (each group's mean squared error).
+Prints the constants and each point's fit, and each log's mean step, measured and modelled.
 """
+import csv
+import functools
 import math
 import sys
 
 HTTP_MS = 0.8
 BLOCK = 16  # KV block size of the sweep's engine (the default)
+STEP_SAMPLE = 400  # decode-only steps kept from each step log
 MODELS = {  # layers, hidden, intermediate, heads, kv heads, head dim, vocabulary
     "qwen3-8b": (36, 4096, 12288, 32, 8, 128, 151936),
     "qwen3-14b": (40, 5120, 17408, 40, 8, 128, 151936),
 }
 
 
+@functools.lru_cache(maxsize=None)
 def counts(model):
     layers, hidden, inter, heads, kv, hd, vocab = MODELS[model]
     per_layer = hidden * (heads + 2 * kv) * hd + heads * hd * hidden + hidden * 2 * inter + inter * hidden
@@ -43,12 +56,13 @@ def counts(model):
 
 def batch_ms(p, model, prefill=0, position=0, decodes=0, context=577.0):
     """One step: a prefill chunk of `prefill` tokens from `position` (its last token sampled) beside
-    `decodes` sequences of one token at `context` tokens. Only a decode-only step is a CUDA graph."""
-    graph_us, eager_us, weight_bw, linear_rate, attention_bw, prefill_rate = p
+    `decodes` sequences of one token at `context` tokens. Only a decode-only step is a CUDA graph; one of
+    1-2 sequences takes the backend's fused GEMV path, more take cuBLAS and the unfused kernels."""
+    fused_us, graph_us, eager_us, weight_bw, linear_rate, attention_bw, prefill_rate = p
     layers, linear_macs, lm_head_macs, kv_bytes, pair_flops = counts(model)
     tokens, samples = prefill + decodes, (1 if prefill else 0) + decodes
     pairs = prefill * position + prefill * (prefill + 1) / 2.0
-    seconds = layers * (eager_us if prefill else graph_us) * 1e-6
+    seconds = layers * (eager_us if prefill else fused_us if decodes <= 2 else graph_us) * 1e-6
     linear_flops = 2.0 * (linear_macs - lm_head_macs) * tokens + 2.0 * lm_head_macs * samples
     weight_bytes = 2.0 * linear_macs + tokens * kv_bytes
     seconds += max(weight_bytes / weight_bw, linear_flops / linear_rate)
@@ -85,6 +99,30 @@ def read(path, model):
     return points, mixed
 
 
+def read_steps(path, model="qwen3-8b"):
+    steps = []
+    previous_end = None
+    for i, row in enumerate(csv.DictReader(open(path))):
+        start, duration = float(row["start_ms"]), float(row["duration_ms"])
+        end = start + duration
+        back_to_back = previous_end is not None and start - previous_end < 1.0
+        measured = end - previous_end if back_to_back else duration
+        previous_end = end
+        decodes, prefills = int(row["decodes"]), int(row["prefill_sequences"])
+        if i < 2 or prefills > 1:
+            continue
+        prefill = int(row["new_tokens"]) - decodes
+        context = (int(row["context_tokens"]) - prefill) / decodes if decodes else 0.0
+        steps.append((model, prefill, decodes, context, measured))
+    decode_only = [st for st in steps if st[1] == 0]
+    stride = max(1, len(decode_only) // STEP_SAMPLE)
+    return [st for st in steps if st[1] > 0] + decode_only[::stride]
+
+
+def step_log_ms(p, model, prefill, decodes, context):
+    return batch_ms(p, model, prefill=prefill, decodes=decodes, context=context)
+
+
 def point_ms(p, model, kind, n):
     if kind != "prefill":
         return step_ms(p, model, kind, n)
@@ -92,10 +130,14 @@ def point_ms(p, model, kind, n):
     return (5 * step_ms(p, model, kind, n) + step_ms(p, model, kind, n - cached, cached)) / 6
 
 
-def loss(p, points):
+def loss(p, points, steps=()):
     if min(p) <= 0:
         return math.inf
-    return sum((point_ms(p, *pt[:3]) / pt[3] - 1.0) ** 2 for pt in points)
+    total = sum((point_ms(p, *pt[:3]) / pt[3] - 1.0) ** 2 for pt in points)
+    if steps:
+        logged = sum((step_log_ms(p, *st[:4]) / st[4] - 1.0) ** 2 for st in steps)
+        total += logged * len(points) / len(steps)
+    return total
 
 
 def nelder_mead(f, x0, iterations=4000):
@@ -121,20 +163,25 @@ def nelder_mead(f, x0, iterations=4000):
 
 
 def main():
-    if len(sys.argv) != 3:
-        sys.exit("usage: fit-sim-profile.py SWEEP_8B.txt SWEEP_14B.txt")
+    if len(sys.argv) < 3:
+        sys.exit("usage: fit-sim-profile.py SWEEP_8B.txt SWEEP_14B.txt [STEPS_8B.csv ...]")
     points8, mixed8 = read(sys.argv[1], "qwen3-8b")
     points14, mixed14 = read(sys.argv[2], "qwen3-14b")
     points, mixed = points8 + points14, mixed8 + mixed14
-    # Start: 40 us a layer, 3.8 TB/s weights, 700 TFLOP/s linear, 1.5 TB/s attention, 60 TFLOP/s prefill.
-    x0 = [40.0, 60.0, 3.8e12, 7.0e14, 1.5e12, 6.0e13]
-    p = nelder_mead(lambda q: loss(q, points), x0)
-    p = nelder_mead(lambda q: loss(q, points), p)
-    names = ["graph_us_per_layer", "eager_us_per_layer", "weight_bytes_per_s", "linear_flops_per_s",
+    logs = [(path, read_steps(path)) for path in sys.argv[3:]]
+    steps = [st for _, log in logs for st in log]
+    # Start: 10 and 40 us a layer, 3.8 TB/s weights, 700 TFLOP/s linear, 1.5 TB/s attention, 60 TFLOP/s.
+    x0 = [10.0, 40.0, 60.0, 3.8e12, 7.0e14, 1.5e12, 6.0e13]
+    p = nelder_mead(lambda q: loss(q, points, steps), x0)
+    p = nelder_mead(lambda q: loss(q, points, steps), p)
+    names = ["fused_us_per_layer", "graph_us_per_layer", "eager_us_per_layer", "weight_bytes_per_s", "linear_flops_per_s",
              "decode_attention_bytes_per_s", "prefill_attention_flops_per_s"]
     for name, value in zip(names, p):
         print(f"{name} {value:.4g}")
-    print(f"rms relative error {math.sqrt(loss(p, points) / len(points)):.3f}")
+    print(f"rms relative error {math.sqrt(loss(p, points) / len(points)):.3f} over the sweep points")
+    if steps:
+        rms = math.sqrt(sum((step_log_ms(p, *st[:4]) / st[4] - 1.0) ** 2 for st in steps) / len(steps))
+        print(f"rms relative error {rms:.3f} over {len(steps)} logged steps")
     for model, kind, n, measured in points:
         fitted = point_ms(p, model, kind, n)
         print(f"{model} {kind} {n}: measured {measured:.2f} ms, model {fitted:.2f} ms "
@@ -144,6 +191,15 @@ def main():
         fitted = mixed_ms(p, model, length, batch)
         print(f"{model} mixed {length} + {batch} decoding: measured {measured:.2f} ms, model {fitted:.2f} ms "
               f"({100 * (fitted / measured - 1):+.1f}%)")
+    for path, log in logs:
+        for label, chosen in (("decode-only", [st for st in log if st[1] == 0]),
+                              ("with a prefill", [st for st in log if st[1] > 0])):
+            if not chosen:
+                continue
+            measured = sum(st[4] for st in chosen) / len(chosen)
+            fitted = sum(step_log_ms(p, *st[:4]) for st in chosen) / len(chosen)
+            print(f"{path}: {len(chosen)} steps {label}: mean measured {measured:.2f} ms, model {fitted:.2f} ms "
+                  f"({100 * (fitted / measured - 1):+.1f}%)")
 
 
 if __name__ == "__main__":

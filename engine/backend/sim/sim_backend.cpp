@@ -19,14 +19,17 @@ constexpr std::int64_t kMiB = 1024 * 1024;
 constexpr std::int64_t kH100MemoryBytes = 81559 * kMiB;
 constexpr std::int64_t kH200MemoryBytes = 143771 * kMiB;
 // The h200 profile: constants fitted by scripts/fit-sim-profile.py to the step times the CUDA backend
-// showed on an H200 (engine/backend/sim/calibration/h200-qwen3-{8b,14b}.txt, written by
-// scripts/step-sweep.sh; docs/BENCHMARKS.md has the fit point by point: rms error 2.8%).
-constexpr double kH200GraphOverheadPerLayer = 24.1e-6;     // a decode-only step, replayed as a CUDA graph
-constexpr double kH200EagerOverheadPerLayer = 64.8e-6;     // a step with prefill, or --enforce-eager
-constexpr double kH200WeightBytesPerSecond = 3.507e12;      // weights streamed by the GEMMs
-constexpr double kH200LinearFlopsPerSecond = 5.98e14;      // bf16 GEMMs once compute-bound
-constexpr double kH200AttentionBytesPerSecond = 1.799e12;  // decode attention reading the paged KV cache
-constexpr double kH200PrefillAttentionFlopsPerSecond = 4.93e13;  // causal attention of prefill chunks
+// showed on an H200: the step sweeps engine/backend/sim/calibration/h200-qwen3-{8b,14b}.txt (written by
+// scripts/step-sweep.sh) and the step logs of qwen3-8b's four rate profiles beside them
+// (h200-qwen3-8b-steps-*.csv, ayar-engine --step-log); docs/BENCHMARKS.md has the fit point by point
+// (fit 4: rms error 4.0% over the sweep points, 6.9% over the logged steps).
+constexpr double kH200FusedOverheadPerLayer = 14.6e-6;     // a decode-only step of 1-2 sequences (graph)
+constexpr double kH200GraphOverheadPerLayer = 39.8e-6;     // a larger decode-only step (graph)
+constexpr double kH200EagerOverheadPerLayer = 88.0e-6;     // a step with prefill, or --enforce-eager
+constexpr double kH200WeightBytesPerSecond = 3.933e12;     // weights streamed by the GEMMs
+constexpr double kH200LinearFlopsPerSecond = 6.30e14;      // bf16 GEMMs once compute-bound
+constexpr double kH200AttentionBytesPerSecond = 1.884e12;  // decode attention reading the paged KV cache
+constexpr double kH200PrefillAttentionFlopsPerSecond = 4.70e13;  // causal attention of prefill chunks
 // The h100 profile is derived, not measured: the same GH100 compute and launch costs, memory terms
 // scaled by the datasheets' HBM bandwidth (3.35 TB/s against 4.8).
 constexpr double kH100BandwidthScale = 3.35 / 4.8;
@@ -67,6 +70,7 @@ SimProfile roofline(std::string name, double bandwidthScale, std::int64_t memory
   profile.flopsPerSecond = kH200LinearFlopsPerSecond;
   profile.attentionBytesPerSecond = kH200AttentionBytesPerSecond * bandwidthScale;
   profile.attentionFlopsPerSecond = kH200PrefillAttentionFlopsPerSecond;
+  profile.fusedOverheadPerLayerSeconds = kH200FusedOverheadPerLayer;
   profile.graphOverheadPerLayerSeconds = kH200GraphOverheadPerLayer;
   profile.eagerOverheadPerLayerSeconds = kH200EagerOverheadPerLayer;
   profile.deviceMemoryBytes = memoryBytes;
@@ -226,9 +230,12 @@ StepCost rooflineStepCost(const ModelConfig& model, const SimProfile& profile,
   cost.computeSeconds = linearFlops / profile.flopsPerSecond;
   cost.attentionSeconds =
       decodeKvBytes / profile.attentionBytesPerSecond + prefillAttention / profile.attentionFlopsPerSecond;
-  cost.overheadSeconds =
-      model.numLayers * (decodeOnly && !profile.enforceEager ? profile.graphOverheadPerLayerSeconds
-                                                             : profile.eagerOverheadPerLayerSeconds);
+  // The CUDA backend decodes 1-2 sequences through its fused GEMVs, more through cuBLAS and the unfused
+  // kernels; decode-only steps are CUDA graphs unless --enforce-eager, a step with prefill never is.
+  const double perLayer = !decodeOnly || profile.enforceEager ? profile.eagerOverheadPerLayerSeconds
+                          : batch.size() <= 2                 ? profile.fusedOverheadPerLayerSeconds
+                                                              : profile.graphOverheadPerLayerSeconds;
+  cost.overheadSeconds = model.numLayers * perLayer;
   cost.seconds =
       cost.overheadSeconds + std::max(cost.memorySeconds, cost.computeSeconds) + cost.attentionSeconds;
   return cost;

@@ -46,7 +46,9 @@ struct SimProfile {
   double flopsPerSecond = 0.0;                // linear layers once compute-bound, dense bf16
   double attentionBytesPerSecond = 0.0;       // decode attention reading the KV cache
   double attentionFlopsPerSecond = 0.0;       // prefill attention
-  double graphOverheadPerLayerSeconds = 0.0;  // launch and host costs of a decode-only step (CUDA graph)
+  double fusedOverheadPerLayerSeconds = 0.0;  // launch and host costs of a decode-only step of 1-2
+                                              // sequences (the CUDA backend's fused GEMV path, a graph)
+  double graphOverheadPerLayerSeconds = 0.0;  // the same for a larger decode-only step (cuBLAS, a graph)
   double eagerOverheadPerLayerSeconds = 0.0;  // the same for a step with prefill, or any step when eager
   bool enforceEager = false;                  // --enforce-eager: every step pays the eager overhead
   // Both: the device memory the server sizes its KV pool from.
