@@ -739,7 +739,10 @@ __global__ void __launch_bounds__(128)
 //
 // The weights never depend on the kernel before, so a block issues its first weight loads before
 // griddepcontrol.wait: launched as a programmatic dependent, the blocks that fit beside the kernel before
-// it stream their weights while that one finishes, and no kernel boundary leaves the memory idle.
+// it stream their weights while that one finishes (on an H200 this wins when a kernel follows itself but
+// not in the decode layer's chain of different kernels, so the backend launches plainly by default; see
+// CudaBackendOptions). What the epilogue reads from earlier kernels is loaded right after the wait, under
+// the weight stream, not after the reduction.
 //
 // The same kernel carries the work around the GEMVs of the decode path at 1-2 rows (see
 // gemvNormed in cuda_kernels.h): the RMSNorm before a GEMV is split in two, the producer of the residual
