@@ -6,7 +6,8 @@ to the step logs of rate runs on it.
 
 The model (the same arithmetic as rooflineStepCost in engine/backend/sim/sim_backend.cpp):
 
-    step = layers * (fused_us if the step decodes 1-2 sequences, graph_us if it decodes more, else eager_us)
+    step = layers * (fused_us if the step decodes 1-2 sequences, graph_us if 3-16, wide_us if more,
+                     else eager_us)
          + max(weight bytes / weight_bw, linear FLOPs / linear_rate)
          + KV bytes read by decode tokens / attention_bw
          + prefill attention FLOPs / prefill_attention_rate
@@ -57,12 +58,14 @@ def counts(model):
 def batch_ms(p, model, prefill=0, position=0, decodes=0, context=577.0):
     """One step: a prefill chunk of `prefill` tokens from `position` (its last token sampled) beside
     `decodes` sequences of one token at `context` tokens. Only a decode-only step is a CUDA graph; one of
-    1-2 sequences takes the backend's fused GEMV path, more take cuBLAS and the unfused kernels."""
-    fused_us, graph_us, eager_us, weight_bw, linear_rate, attention_bw, prefill_rate = p
+    1-2 sequences takes the backend's fused GEMV path, more take cuBLAS and the unfused kernels, which
+    cost more from 17 sequences on (rows padded to 32 and more: the step logs show the jump)."""
+    fused_us, graph_us, wide_us, eager_us, weight_bw, linear_rate, attention_bw, prefill_rate = p
     layers, linear_macs, lm_head_macs, kv_bytes, pair_flops = counts(model)
     tokens, samples = prefill + decodes, (1 if prefill else 0) + decodes
     pairs = prefill * position + prefill * (prefill + 1) / 2.0
-    seconds = layers * (eager_us if prefill else fused_us if decodes <= 2 else graph_us) * 1e-6
+    per_layer = eager_us if prefill else fused_us if decodes <= 2 else graph_us if decodes <= 16 else wide_us
+    seconds = layers * per_layer * 1e-6
     linear_flops = 2.0 * (linear_macs - lm_head_macs) * tokens + 2.0 * lm_head_macs * samples
     weight_bytes = 2.0 * linear_macs + tokens * kv_bytes
     seconds += max(weight_bytes / weight_bw, linear_flops / linear_rate)
@@ -170,11 +173,12 @@ def main():
     points, mixed = points8 + points14, mixed8 + mixed14
     logs = [(path, read_steps(path)) for path in sys.argv[3:]]
     steps = [st for _, log in logs for st in log]
-    # Start: 10 and 40 us a layer, 3.8 TB/s weights, 700 TFLOP/s linear, 1.5 TB/s attention, 60 TFLOP/s.
-    x0 = [10.0, 40.0, 60.0, 3.8e12, 7.0e14, 1.5e12, 6.0e13]
+    # Start: 10, 40, 40 and 60 us a layer, 3.8 TB/s weights, 700 TFLOP/s linear, 1.5 TB/s attention,
+    # 60 TFLOP/s prefill attention.
+    x0 = [10.0, 40.0, 40.0, 60.0, 3.8e12, 7.0e14, 1.5e12, 6.0e13]
     p = nelder_mead(lambda q: loss(q, points, steps), x0)
     p = nelder_mead(lambda q: loss(q, points, steps), p)
-    names = ["fused_us_per_layer", "graph_us_per_layer", "eager_us_per_layer", "weight_bytes_per_s", "linear_flops_per_s",
+    names = ["fused_us_per_layer", "graph_us_per_layer", "wide_graph_us_per_layer", "eager_us_per_layer", "weight_bytes_per_s", "linear_flops_per_s",
              "decode_attention_bytes_per_s", "prefill_attention_flops_per_s"]
     for name, value in zip(names, p):
         print(f"{name} {value:.4g}")

@@ -22,14 +22,15 @@ constexpr std::int64_t kH200MemoryBytes = 143771 * kMiB;
 // showed on an H200: the step sweeps engine/backend/sim/calibration/h200-qwen3-{8b,14b}.txt (written by
 // scripts/step-sweep.sh) and the step logs of qwen3-8b's four rate profiles beside them
 // (h200-qwen3-8b-steps-*.csv, ayar-engine --step-log); docs/BENCHMARKS.md has the fit point by point
-// (fit 4: rms error 4.0% over the sweep points, 6.9% over the logged steps).
-constexpr double kH200FusedOverheadPerLayer = 14.6e-6;     // a decode-only step of 1-2 sequences (graph)
-constexpr double kH200GraphOverheadPerLayer = 39.8e-6;     // a larger decode-only step (graph)
-constexpr double kH200EagerOverheadPerLayer = 88.0e-6;     // a step with prefill, or --enforce-eager
-constexpr double kH200WeightBytesPerSecond = 3.933e12;     // weights streamed by the GEMMs
-constexpr double kH200LinearFlopsPerSecond = 6.30e14;      // bf16 GEMMs once compute-bound
-constexpr double kH200AttentionBytesPerSecond = 1.884e12;  // decode attention reading the paged KV cache
-constexpr double kH200PrefillAttentionFlopsPerSecond = 4.70e13;  // causal attention of prefill chunks
+// (fit 5: rms error 4.0% over the sweep points, 6.4% over the logged steps).
+constexpr double kH200FusedOverheadPerLayer = 17.1e-6;     // a decode-only step of 1-2 sequences (graph)
+constexpr double kH200GraphOverheadPerLayer = 40.2e-6;     // a decode-only step of 3-16 sequences (graph)
+constexpr double kH200WideOverheadPerLayer = 55.3e-6;      // one of more than 16 sequences (graph)
+constexpr double kH200EagerOverheadPerLayer = 90.0e-6;     // a step with prefill, or --enforce-eager
+constexpr double kH200WeightBytesPerSecond = 4.018e12;     // weights streamed by the GEMMs
+constexpr double kH200LinearFlopsPerSecond = 6.29e14;      // bf16 GEMMs once compute-bound
+constexpr double kH200AttentionBytesPerSecond = 2.052e12;  // decode attention reading the paged KV cache
+constexpr double kH200PrefillAttentionFlopsPerSecond = 4.73e13;  // causal attention of prefill chunks
 // The h100 profile is derived, not measured: the same GH100 compute and launch costs, memory terms
 // scaled by the datasheets' HBM bandwidth (3.35 TB/s against 4.8).
 constexpr double kH100BandwidthScale = 3.35 / 4.8;
@@ -72,6 +73,7 @@ SimProfile roofline(std::string name, double bandwidthScale, std::int64_t memory
   profile.attentionFlopsPerSecond = kH200PrefillAttentionFlopsPerSecond;
   profile.fusedOverheadPerLayerSeconds = kH200FusedOverheadPerLayer;
   profile.graphOverheadPerLayerSeconds = kH200GraphOverheadPerLayer;
+  profile.wideOverheadPerLayerSeconds = kH200WideOverheadPerLayer;
   profile.eagerOverheadPerLayerSeconds = kH200EagerOverheadPerLayer;
   profile.deviceMemoryBytes = memoryBytes;
   return profile;
@@ -231,10 +233,12 @@ StepCost rooflineStepCost(const ModelConfig& model, const SimProfile& profile,
   cost.attentionSeconds =
       decodeKvBytes / profile.attentionBytesPerSecond + prefillAttention / profile.attentionFlopsPerSecond;
   // The CUDA backend decodes 1-2 sequences through its fused GEMVs, more through cuBLAS and the unfused
-  // kernels; decode-only steps are CUDA graphs unless --enforce-eager, a step with prefill never is.
+  // kernels, which cost more from 17 sequences on (rows padded to 32 and more); decode-only steps are
+  // CUDA graphs unless --enforce-eager, a step with prefill never is.
   const double perLayer = !decodeOnly || profile.enforceEager ? profile.eagerOverheadPerLayerSeconds
                           : batch.size() <= 2                 ? profile.fusedOverheadPerLayerSeconds
-                                                              : profile.graphOverheadPerLayerSeconds;
+                          : batch.size() <= 16                ? profile.graphOverheadPerLayerSeconds
+                                                              : profile.wideOverheadPerLayerSeconds;
   cost.overheadSeconds = model.numLayers * perLayer;
   cost.seconds =
       cost.overheadSeconds + std::max(cost.memorySeconds, cost.computeSeconds) + cost.attentionSeconds;

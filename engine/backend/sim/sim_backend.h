@@ -48,7 +48,8 @@ struct SimProfile {
   double attentionFlopsPerSecond = 0.0;       // prefill attention
   double fusedOverheadPerLayerSeconds = 0.0;  // launch and host costs of a decode-only step of 1-2
                                               // sequences (the CUDA backend's fused GEMV path, a graph)
-  double graphOverheadPerLayerSeconds = 0.0;  // the same for a larger decode-only step (cuBLAS, a graph)
+  double graphOverheadPerLayerSeconds = 0.0;  // the same for a decode-only step of 3-16 (cuBLAS, a graph)
+  double wideOverheadPerLayerSeconds = 0.0;   // and of more than 16 (cuBLAS at 32 or more padded rows)
   double eagerOverheadPerLayerSeconds = 0.0;  // the same for a step with prefill, or any step when eager
   bool enforceEager = false;                  // --enforce-eager: every step pays the eager overhead
   // Both: the device memory the server sizes its KV pool from.

@@ -248,14 +248,17 @@ TEST(SimRoofline, ReproducesTheCudaBackendsMeasuredSteps) {
         << batch;
 }
 
-TEST(SimRoofline, DecodesOfOneOrTwoSequencesPayTheFusedPathsOverhead) {
+TEST(SimRoofline, DecodeStepsPayTheOverheadOfTheBackendsPathForTheirSize) {
   const SimProfile h200 = SimProfile::parse("h200");
   const ModelConfig model = preset("qwen3-8b");
   for (const int batch : {1, 2})
     EXPECT_DOUBLE_EQ(rooflineStepCost(model, h200, Batch(batch, 512).steps()).overheadSeconds,
                      model.numLayers * h200.fusedOverheadPerLayerSeconds);
-  EXPECT_DOUBLE_EQ(rooflineStepCost(model, h200, Batch(3, 512).steps()).overheadSeconds,
-                   model.numLayers * h200.graphOverheadPerLayerSeconds);
+  for (const int batch : {3, 16})
+    EXPECT_DOUBLE_EQ(rooflineStepCost(model, h200, Batch(batch, 512).steps()).overheadSeconds,
+                     model.numLayers * h200.graphOverheadPerLayerSeconds);
+  EXPECT_DOUBLE_EQ(rooflineStepCost(model, h200, Batch(17, 512).steps()).overheadSeconds,
+                   model.numLayers * h200.wideOverheadPerLayerSeconds);
   EXPECT_DOUBLE_EQ(rooflineStepCost(model, h200, Batch(1, 512, 512).steps()).overheadSeconds,
                    model.numLayers * h200.eagerOverheadPerLayerSeconds);
   EXPECT_LT(h200.fusedOverheadPerLayerSeconds, h200.graphOverheadPerLayerSeconds);
