@@ -79,6 +79,24 @@ double relativeError(const std::vector<double>& value, const std::vector<double>
   return std::sqrt(diff / norm);
 }
 
+// A head of kHeadDim values RMS-normed (times w, eps 1e-6) and rotated by RoPE (theta 1e6, NeoX halves)
+// for `position`, in double precision: the reference of the kernels' q/k treatment.
+std::vector<double> normRopeReference(const double* x, const std::vector<double>& w, int position) {
+  double sumSquares = 0.0;
+  for (int i = 0; i < kHeadDim; ++i)
+    sumSquares += x[i] * x[i];
+  const double scale = 1.0 / std::sqrt(sumSquares / kHeadDim + 1e-6);
+  std::vector<double> n(kHeadDim), out(kHeadDim);
+  for (int i = 0; i < kHeadDim; ++i)
+    n[i] = x[i] * scale * w[i];
+  for (int i = 0; i < kHeadDim / 2; ++i) {
+    const double angle = position * std::pow(1e6, -2.0 * i / kHeadDim);
+    out[i] = n[i] * std::cos(angle) - n[i + kHeadDim / 2] * std::sin(angle);
+    out[i + kHeadDim / 2] = n[i + kHeadDim / 2] * std::cos(angle) + n[i] * std::sin(angle);
+  }
+  return out;
+}
+
 std::vector<double> widen(const std::vector<Bf16>& bits) {
   std::vector<double> out;
   for (const Bf16 b : bits)
@@ -159,21 +177,6 @@ TEST(CudaKernels, QkNormRopeRotatesQInPlaceAndWritesKvToTheirSlots) {
                     dSlots.get(), rows, heads, cache, 1e-6f, nullptr);
   const std::vector<double> q = widen(dQkv.read()), k = widen(key.read()), v = widen(value.read());
 
-  auto normRope = [&](const double* x, const std::vector<double>& w, int position) {
-    double sumSquares = 0.0;
-    for (int i = 0; i < kHeadDim; ++i)
-      sumSquares += x[i] * x[i];
-    const double scale = 1.0 / std::sqrt(sumSquares / kHeadDim + 1e-6);
-    std::vector<double> n(kHeadDim), out(kHeadDim);
-    for (int i = 0; i < kHeadDim; ++i)
-      n[i] = x[i] * scale * w[i];
-    for (int i = 0; i < kHeadDim / 2; ++i) {
-      const double angle = position * std::pow(1e6, -2.0 * i / kHeadDim);
-      out[i] = n[i] * std::cos(angle) - n[i + kHeadDim / 2] * std::sin(angle);
-      out[i + kHeadDim / 2] = n[i + kHeadDim / 2] * std::cos(angle) + n[i] * std::sin(angle);
-    }
-    return out;
-  };
   std::vector<double> got, expected;
   for (int t = 0; t < rows; ++t) {
     const std::size_t slot = static_cast<std::size_t>(slots[static_cast<std::size_t>(t)]);
@@ -183,10 +186,10 @@ TEST(CudaKernels, QkNormRopeRotatesQInPlaceAndWritesKvToTheirSlots) {
       std::vector<double> want;
       const double* have;
       if (h < heads) {
-        want = normRope(in, qNorm.values, positions[static_cast<std::size_t>(t)]);
+        want = normRopeReference(in, qNorm.values, positions[static_cast<std::size_t>(t)]);
         have = q.data() + t * stride + h * kHeadDim;
       } else if (h < heads + kvHeads) {
-        want = normRope(in, kNorm.values, positions[static_cast<std::size_t>(t)]);
+        want = normRopeReference(in, kNorm.values, positions[static_cast<std::size_t>(t)]);
         have = k.data() +
                ((block * kvHeads + static_cast<std::size_t>(h - heads)) * blockSize + offset) * kHeadDim;
       } else {
@@ -528,32 +531,21 @@ TEST(CudaKernels, DecodeAttentionWithRopeNormsRotatesAndCachesTheNewToken) {
   const SeqTable table{start.get(), len.get(), context.get(), tables.get(), c.stride};
 
   // The reference: q and the new k normed and rotated, the new k and v in their cache slots.
-  auto normRope = [&](double* x, const std::vector<double>& w, int position) {
-    double sumSquares = 0.0;
-    for (int i = 0; i < kHeadDim; ++i)
-      sumSquares += x[i] * x[i];
-    const double scale = 1.0 / std::sqrt(sumSquares / kHeadDim + 1e-6);
-    std::vector<double> n(kHeadDim);
-    for (int i = 0; i < kHeadDim; ++i)
-      n[i] = x[i] * scale * w[i];
-    for (int i = 0; i < kHeadDim / 2; ++i) {
-      const double angle = position * std::pow(1e6, -2.0 * i / kHeadDim);
-      x[i] = n[i] * std::cos(angle) - n[i + kHeadDim / 2] * std::sin(angle);
-      x[i + kHeadDim / 2] = n[i + kHeadDim / 2] * std::cos(angle) + n[i] * std::sin(angle);
-    }
-  };
   AttentionCase ref = c;
   std::vector<std::size_t> newSlots;  // element offsets of each (sequence, KV head)'s new row
   for (int s = 0; s < 4; ++s) {
     const int position = c.contextLen[static_cast<std::size_t>(s)] - 1;
     double* row = ref.qkv.values.data() + static_cast<std::size_t>(s) * c.qkvStride();
-    for (int h = 0; h < c.heads; ++h)
-      normRope(row + h * kHeadDim, qNorm.values, position);
+    for (int h = 0; h < c.heads; ++h) {
+      const std::vector<double> rotated = normRopeReference(row + h * kHeadDim, qNorm.values, position);
+      std::copy(rotated.begin(), rotated.end(), row + h * kHeadDim);
+    }
     const std::size_t block = static_cast<std::size_t>(
         c.blockTables[static_cast<std::size_t>(s * c.stride + position / c.blockSize)]);
     for (int h = 0; h < c.kvHeads; ++h) {
       double* k = row + (c.heads + h) * kHeadDim;
-      normRope(k, kNorm.values, position);
+      const std::vector<double> rotated = normRopeReference(k, kNorm.values, position);
+      std::copy(rotated.begin(), rotated.end(), k);
       const std::size_t at = ((block * c.kvHeads + static_cast<std::size_t>(h)) * c.blockSize +
                               static_cast<std::size_t>(position % c.blockSize)) *
                              kHeadDim;
