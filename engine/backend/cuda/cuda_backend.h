@@ -22,6 +22,7 @@ struct CudaDeviceInfo {
   int computeMajor = 0;
   int computeMinor = 0;
   int multiprocessors = 0;
+  std::int64_t l2Bytes = 0;
 };
 CudaDeviceInfo probeCudaDevice();
 
@@ -35,6 +36,13 @@ struct CudaBackendOptions {
   // the whole decode step on an H200 (docs/BENCHMARKS.md, run 8), so off unless asked for.
   bool overlapLaunches = false;
   bool prefetchWeights = false;
+  // Steps of 1-2 rows: the decode attention asks for the o projection's weights (then the first rows of
+  // the gate and up projections) to be prefetched into L2, up to this fraction of the L2 size (0: none),
+  // so that the memory streams them while the attention waits on latency and the o GEMV reads them from
+  // L2. With overlapAttention the attention and the o GEMV are launched as programmatic dependents of
+  // the kernel before them (the prefetch goes out while the qkv GEMV finishes).
+  double attentionPrefetchL2 = 0.0;
+  bool overlapAttention = false;
   // Steps of more than 2 rows compute a row count rounded up to a bucket (16 up to 256 rows, 64 up to
   // 1,024, 256 up to 4,096, then 512), so that cuBLAS meets few distinct shapes, all of them in warmUp().
   // Off only to measure what it gives.

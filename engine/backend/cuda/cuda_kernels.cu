@@ -245,11 +245,34 @@ __device__ __forceinline__ void cpAsyncWait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
 }
 
+// Spreads the ranges of `prefetch` over every thread of the grid, each asking for a chunk of at least 4 KiB
+// with one bulk L2 prefetch (it returns at once; the lines arrive while the kernel runs).
+__device__ void issueL2Prefetch(const L2Prefetch& prefetch) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  const std::int64_t threads = static_cast<std::int64_t>(gridDim.x) * gridDim.y * gridDim.z * blockDim.x;
+  const std::int64_t me =
+      ((static_cast<std::int64_t>(blockIdx.z) * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x) *
+          blockDim.x +
+      threadIdx.x;
+  for (int r = 0; r < L2Prefetch::kMaxRanges; ++r) {
+    const std::int64_t bytes = prefetch.bytes[r] / 16 * 16;
+    if (bytes <= 0) continue;
+    std::int64_t chunk = (bytes + threads - 1) / threads;
+    chunk = min(std::int64_t{1} << 20, max(std::int64_t{4096}, (chunk + 15) / 16 * 16));
+    const char* base = static_cast<const char*>(prefetch.data[r]);
+    for (std::int64_t at = me * chunk; at < bytes; at += threads * chunk) {
+      const unsigned size = static_cast<unsigned>(min(chunk, bytes - at));
+      asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(base + at), "r"(size) : "memory");
+    }
+  }
+#endif
+}
+
 template <int G>
 __global__ void __launch_bounds__(kDecodeThreads)
     decodeAttentionKernel(bf16* out, const bf16* qkv, int qkvStride, SeqTable table, const std::int32_t* seqs,
                           int numHeads, LayerKvCache cache, int splits, float* partials, unsigned* counters,
-                          DecodeRope rope, float scale) {
+                          DecodeRope rope, L2Prefetch prefetch, float scale) {
   extern __shared__ __align__(16) unsigned char decodeShared[];
   bf16* tiles = reinterpret_cast<bf16*>(decodeShared);                       // [stage][K, V][64][pitch]
   float* probs = reinterpret_cast<float*>(decodeShared + kDecodeTileBytes);  // [G][64]
@@ -298,9 +321,11 @@ __global__ void __launch_bounds__(kDecodeThreads)
     cpAsyncCommit();
   };
   // The first tile's keys and values were written by earlier steps (the new token's slot is replaced
-  // once it lands), so its loads go out before the programmatic wait: launched as a dependent of the
-  // kernel before it, the block starts while that one finishes. The next kernel may start now too.
+  // once it lands), so its loads go out before the programmatic wait, and so do the weight prefetches:
+  // launched as a dependent of the kernel before it, the block starts while that one finishes. The next
+  // kernel may start now too.
   asm volatile("griddepcontrol.launch_dependents;");
+  issueL2Prefetch(prefetch);
   if (tileCount > 0) issue(0);
   asm volatile("griddepcontrol.wait;" ::: "memory");
 
@@ -553,7 +578,7 @@ template <int G>
 void launchDecode(dim3 grid, std::size_t sharedBytes, bool overlapPrevious, Stream stream, bf16* out,
                   const bf16* qkv, int qkvStride, const SeqTable& table, const std::int32_t* seqs,
                   int numHeads, const LayerKvCache& cache, int splits, float* partials, unsigned* counters,
-                  const DecodeRope& rope, float scale) {
+                  const DecodeRope& rope, const L2Prefetch& prefetch, float scale) {
   static const bool attributeSet = [&] {
     return cudaFuncSetAttribute(decodeAttentionKernel<G>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                 static_cast<int>(sharedBytes)) == cudaSuccess;
@@ -561,9 +586,10 @@ void launchDecode(dim3 grid, std::size_t sharedBytes, bool overlapPrevious, Stre
   if (!attributeSet)
     throw Error("decode attention: the device cannot give a block the shared memory it needs");
   LaunchConfig launch(grid, dim3(kDecodeThreads), sharedBytes, stream, overlapPrevious);
-  checkLaunchResult(cudaLaunchKernelEx(&launch.config, decodeAttentionKernel<G>, out, qkv, qkvStride, table,
-                                       seqs, numHeads, cache, splits, partials, counters, rope, scale),
-                    "decodeAttention");
+  checkLaunchResult(
+      cudaLaunchKernelEx(&launch.config, decodeAttentionKernel<G>, out, qkv, qkvStride, table, seqs, numHeads,
+                         cache, splits, partials, counters, rope, prefetch, scale),
+      "decodeAttention");
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -1273,9 +1299,13 @@ std::int64_t decodeAttentionPartialFloats(int count, int numHeads, int splits) {
 
 void decodeAttention(Bf16* out, const Bf16* qkv, int qkvStride, const SeqTable& table,
                      const std::int32_t* seqs, int count, int numHeads, const LayerKvCache& cache, int splits,
-                     float* partials, unsigned* counters, const DecodeRope& rope, bool overlapPrevious,
-                     Stream stream) {
+                     float* partials, unsigned* counters, const DecodeRope& rope, const L2Prefetch& prefetch,
+                     bool overlapPrevious, Stream stream) {
   if (count == 0) return;
+  for (int r = 0; r < L2Prefetch::kMaxRanges; ++r) {
+    if (prefetch.bytes[r] > 0 && reinterpret_cast<std::uintptr_t>(prefetch.data[r]) % 16 != 0)
+      throw Error("decode attention: a prefetch range must start 16-byte aligned");
+  }
   const int group = numHeads / cache.numKvHeads;
   const dim3 grid(cache.numKvHeads, count, splits);
   const std::size_t sharedBytes = kDecodeTileBytes + sizeof(float) * group * (kDecodeTile + kHeadDim);
@@ -1284,7 +1314,7 @@ void decodeAttention(Bf16* out, const Bf16* qkv, int qkvStride, const SeqTable& 
 #define AYAR_DECODE_CASE(G)                                                                                 \
   case G:                                                                                                   \
     launchDecode<G>(grid, sharedBytes, overlapPrevious, stream, asBf16(out), asBf16(qkv), qkvStride, table, \
-                    seqs, numHeads, cache, splits, partials, counters, rope, scale);                        \
+                    seqs, numHeads, cache, splits, partials, counters, rope, prefetch, scale);              \
     break;
     AYAR_DECODE_CASE(1)
     AYAR_DECODE_CASE(2)

@@ -68,18 +68,30 @@ struct DecodeRope {
   float eps = 0.0f;
 };
 
+// Byte ranges of weights that a kernel asks the memory system to pull into L2 as it starts
+// (cp.async.bulk.prefetch: the request returns at once and the lines arrive while the kernel computes).
+// The decode attention at batch 1-2 reads little and waits on latency, so the memory is idle while it
+// runs; prefetching the o projection's weights then lets the GEMV after it read them from L2. Ranges
+// start 16-byte aligned; bytes are rounded down to a multiple of 16.
+struct L2Prefetch {
+  static constexpr int kMaxRanges = 3;
+  const void* data[kMaxRanges] = {};
+  std::int64_t bytes[kMaxRanges] = {};
+};
+
 // Decode attention for sequences with one new token (listed in seqs[0..count)), in one launch, GQA-aware:
 // a block reads a KV head's pages once for all its query heads. The context is split into `splits`
 // parts that run in parallel; the last block of each (sequence, KV head) to finish merges them. partials
 // needs decodeAttentionPartialFloats(count, numHeads, splits) floats (unused with one split) and
 // counters count * numKvHeads unsigned zeros (left zero after the launch). q is read from qkv (row
 // stride qkvStride); out is [rows, numHeads * headDim]. With overlapPrevious the kernel is launched as a
-// programmatic dependent of the one before it (see the GEMVs below).
+// programmatic dependent of the one before it (see the GEMVs below); its blocks issue `prefetch` before
+// they wait for that one.
 std::int64_t decodeAttentionPartialFloats(int count, int numHeads, int splits);
 void decodeAttention(Bf16* out, const Bf16* qkv, int qkvStride, const SeqTable& table,
                      const std::int32_t* seqs, int count, int numHeads, const LayerKvCache& cache, int splits,
-                     float* partials, unsigned* counters, const DecodeRope& rope, bool overlapPrevious,
-                     Stream stream);
+                     float* partials, unsigned* counters, const DecodeRope& rope, const L2Prefetch& prefetch,
+                     bool overlapPrevious, Stream stream);
 
 // Causal attention for sequences with several new tokens (prefill chunks, listed in seqs[0..count)), over
 // their whole context in the paged cache (earlier chunks and prefix-cache hits included), flash-style on

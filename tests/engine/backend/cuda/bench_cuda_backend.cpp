@@ -335,8 +335,8 @@ int main(int argc, char** argv) {
       float* ropeCos = deviceAlloc<float>(std::int64_t{maxTokens} * c.headDim / 2);
       float* ropeSin = deviceAlloc<float>(std::int64_t{maxTokens} * c.headDim / 2);
       cuda::fillRopeTable(ropeCos, ropeSin, maxTokens, c.headDim, c.ropeTheta, benchStream);
-      for (const auto& [count, context] :
-           {std::pair{1, 1024}, std::pair{1, 8192}, std::pair{64, 1024}, std::pair{256, 256}}) {
+      for (const auto& [count, context] : {std::pair{1, 256}, std::pair{1, 1024}, std::pair{1, 8192},
+                                           std::pair{64, 1024}, std::pair{256, 256}}) {
         const int perSeq = (context + kBlockSize - 1) / kBlockSize;
         std::vector<std::int32_t> host;  // queryStart, queryLen, contextLen, the list, the tables
         for (int i = 0; i < count; ++i)
@@ -364,11 +364,51 @@ int main(int argc, char** argv) {
               withRope ? cuda::DecodeRope{x, x, ropeCos, ropeSin, 1e-6f} : cuda::DecodeRope{};
           const double ms = timeKernel([&] {
             cuda::decodeAttention(o, q, qkvDim, table, d + 3 * count, count, c.numHeads, cache, splits,
-                                  partials, counters, rope, false, benchStream);
+                                  partials, counters, rope, cuda::L2Prefetch{}, false, benchStream);
           });
           row("decode attention " + std::string(withRope ? "+rope " : "") + std::to_string(count) + " x " +
                   std::to_string(context) + " keys, " + std::to_string(splits) + " splits",
               ms, 2.0 * 2.0 * count * context * kvDim);
+        }
+        if (count == 1 && context == 256) {
+          // The batch-1 decode path's attention (with rope) and the o GEMV after it, as a pair: plain; with
+          // the attention prefetching the o weights into L2 (all of qwen3-8b's 32 MiB, or a share of L2
+          // for qwen3-14b's 50 MiB); and with the o GEMV also a programmatic dependent of the attention.
+          // Each of a graph's 20 pairs reads its own copy of the weights, so none is in L2 from the one
+          // before. The bytes are the o weights'.
+          const ModelConfig big = *findModelPreset("qwen3-14b");
+          const cuda::DecodeRope rope{x, x, ropeCos, ropeSin, 1e-6f};
+          const cuda::NormedRows out{residual, y, slots};
+          for (const auto& [label, n, k] :
+               {std::tuple{"8b o 4096x4096", hidden, c.numHeads * c.headDim},
+                std::tuple{"14b o 5120x5120", big.hiddenSize, big.numHeads * big.headDim}}) {
+            const std::int64_t bytes = std::int64_t{n} * k * 2;
+            for (const auto& [variant, share] : {std::pair{0, 0.0}, std::pair{1, 0.6}, std::pair{1, 0.9},
+                                                 std::pair{2, 0.6}, std::pair{2, 0.9}}) {
+              if (variant > 0 && share == 0.9 && bytes < 0.6 * device.l2Bytes) continue;  // all of it at 0.6
+              int call = 0;
+              const double ms = timeKernel([&] {
+                const Bf16* slice = w + std::int64_t{32 << 20} * (call++ % 16);
+                cuda::L2Prefetch prefetch;
+                if (variant > 0) {
+                  prefetch.data[0] = slice;
+                  prefetch.bytes[0] = std::min<std::int64_t>(bytes, share * device.l2Bytes);
+                }
+                cuda::decodeAttention(o, q, qkvDim, table, d + 3, 1, c.numHeads, cache, splits, partials,
+                                      counters, rope, prefetch, false, benchStream);
+                cuda::gemvAddResidualNormed(out, slots + 2, x, o, slice, 1, n, k,
+                                            variant == 2 ? cuda::Launch::Dependent : cuda::Launch::Plain,
+                                            benchStream);
+              });
+              char name[96];
+              std::snprintf(name, sizeof name, "attention 1x256 + %s%s", label,
+                            variant == 0 ? ""
+                            : variant == 1
+                                ? (share > 0.7 ? ", prefetch 0.9 L2" : ", prefetch 0.6 L2")
+                                : (share > 0.7 ? ", prefetch 0.9 L2, pdl" : ", prefetch 0.6 L2, pdl"));
+              row(name, ms, static_cast<double>(bytes));
+            }
+          }
         }
         cudaFree(partials);
         cudaFree(counters);
@@ -427,24 +467,58 @@ int main(int argc, char** argv) {
   nlohmann::json prefill = nlohmann::json::array();
   nlohmann::json shortPrefill = nlohmann::json::array();
   nlohmann::json warmUps = nlohmann::json::array();
-  std::printf("%-40s %12s %12s %10s\n", "decode batch 1 (prompt 128)", "ms/token", "floor ms", "of floor");
+  std::printf("%-56s %12s %12s %10s\n", "decode batch 1 (prompt 128)", "ms/token", "floor ms", "of floor");
   for (const std::string name : {"qwen3-8b", "qwen3-14b"}) {
     const ModelConfig c = *findModelPreset(name);
-    // Variants: CUDA graphs with plain launches (the default), eager, graphs with programmatic dependent
-    // launches, those with the L2 prefetch of later waves' weights, and (qwen3-8b, for the short prompts
-    // only) the default without row buckets.
-    for (const int variant : {0, 1, 2, 3, 4}) {
-      const bool eager = variant == 1;
-      if ((eager || variant == 4) && name != "qwen3-8b") continue;
-      CudaBackend backend(c, nullptr, 1,
-                          CudaBackendOptions{.enforceEager = eager,
-                                             .seed = 1,
-                                             .overlapLaunches = variant == 2 || variant == 3,
-                                             .prefetchWeights = variant == 3,
-                                             .bucketRows = variant != 4});
+    // Variants: the default (CUDA graphs), eager, the L2 prefetch by the decode attention off and at
+    // other shares of L2, the attention and the o GEMV as programmatic dependents, every launch a
+    // programmatic dependent (with and without each GEMV's first wave prefetching its later waves), and
+    // (qwen3-8b, for the short prompts only) the default without row buckets.
+    struct Variant {
+      const char* label;
+      CudaBackendOptions options;
+      bool only8b;
+    };
+    const CudaBackendOptions defaults{.seed = 1};
+    auto with = [&](auto change) {
+      CudaBackendOptions o = defaults;
+      change(o);
+      return o;
+    };
+    const std::vector<Variant> variants{
+        {"CUDA graphs", defaults, false},
+        {"eager", with([](auto& o) { o.enforceEager = true; }), true},
+        {"no row buckets", with([](auto& o) { o.bucketRows = false; }), true},
+        {"attention prefetch off", with([](auto& o) { o.attentionPrefetchL2 = 0.0; }), false},
+        {"attention prefetch 0.4 L2", with([](auto& o) { o.attentionPrefetchL2 = 0.4; }), false},
+        {"attention prefetch 0.6 L2", with([](auto& o) { o.attentionPrefetchL2 = 0.6; }), false},
+        {"attention prefetch 0.8 L2", with([](auto& o) { o.attentionPrefetchL2 = 0.8; }), false},
+        {"attention prefetch 0.6 L2, pdl around it", with([](auto& o) {
+           o.attentionPrefetchL2 = 0.6;
+           o.overlapAttention = true;
+         }),
+         false},
+        {"pdl around attention", with([](auto& o) {
+           o.attentionPrefetchL2 = 0.0;
+           o.overlapAttention = true;
+         }),
+         false},
+        {"PDL", with([](auto& o) { o.overlapLaunches = true; }), false},
+        {"PDL, L2 prefetch of waves", with([](auto& o) {
+           o.overlapLaunches = true;
+           o.prefetchWeights = true;
+         }),
+         true},
+    };
+    for (std::size_t v = 0; v < variants.size(); ++v) {
+      const Variant& variant = variants[v];
+      const bool isDefault = v == 0, eager = variant.options.enforceEager,
+                 noBuckets = !variant.options.bucketRows;
+      if (variant.only8b && name != "qwen3-8b") continue;
+      CudaBackend backend(c, nullptr, 1, variant.options);
       const int numBlocks = 20000;
       backend.allocateKvCache(numBlocks, kBlockSize);
-      if (variant == 0) {
+      if (isDefault) {
         const auto start = Clock::now();
         backend.warmUp(8192, 256);  // as the engine does at start
         warmUps.push_back(
@@ -459,16 +533,11 @@ int main(int argc, char** argv) {
         times.push_back(driver.decodeStep());
       const double ms = median(times);
       const double floorMs = decodeBytes(c, 1, driver.meanContext()) / copyBandwidth * 1e3;
-      const std::string label = name + (eager          ? " (eager)"
-                                        : variant == 2 ? " (CUDA graphs, PDL)"
-                                        : variant == 3 ? " (CUDA graphs, PDL, L2 prefetch)"
-                                        : variant == 4 ? " (CUDA graphs, no row buckets)"
-                                                       : " (CUDA graphs)");
-      std::printf("%-40s %12.3f %12.3f %9.1f%%\n", label.c_str(), ms, floorMs, 100.0 * floorMs / ms);
+      const std::string label = name + " (" + variant.label + ")";
+      std::printf("%-56s %12.3f %12.3f %9.1f%%\n", label.c_str(), ms, floorMs, 100.0 * floorMs / ms);
       decode1.push_back({{"model", name},
+                         {"variant", variant.label},
                          {"graphs", !eager},
-                         {"pdl", variant >= 2},
-                         {"l2_prefetch", variant == 3},
                          {"ms_per_token", ms},
                          {"floor_ms", floorMs},
                          {"fraction_of_floor", floorMs / ms}});
@@ -476,7 +545,7 @@ int main(int argc, char** argv) {
       // Short prompts as a chat load brings them, each length new to the process, then the same length
       // again; then a new length and a seen one each after 0.6 s of idleness. With row buckets and the
       // warm-up (the default) and without.
-      if (name == "qwen3-8b" && (variant == 0 || variant == 4)) {
+      if (name == "qwen3-8b" && (isDefault || noBuckets)) {
         auto prefillMs = [&](int length) {
           driver.reset();
           const auto start = Clock::now();
@@ -486,18 +555,16 @@ int main(int argc, char** argv) {
         for (const int length : {37, 61, 93, 131, 177, 203, 251, 317}) {
           const double first = prefillMs(length);
           const double again = prefillMs(length);
-          shortPrefill.push_back({{"buckets", variant == 0},
-                                  {"prompt_tokens", length},
-                                  {"first_ms", first},
-                                  {"again_ms", again}});
+          shortPrefill.push_back(
+              {{"buckets", isDefault}, {"prompt_tokens", length}, {"first_ms", first}, {"again_ms", again}});
         }
         for (const int length : {149, 149}) {
           std::this_thread::sleep_for(std::chrono::milliseconds(600));
           shortPrefill.push_back(
-              {{"buckets", variant == 0}, {"prompt_tokens", length}, {"after_idle_ms", prefillMs(length)}});
+              {{"buckets", isDefault}, {"prompt_tokens", length}, {"after_idle_ms", prefillMs(length)}});
         }
       }
-      if (name == "qwen3-8b" && variant == 0) {
+      if (name == "qwen3-8b" && isDefault) {
         // Prefill: one sequence, the whole prompt in one step.
         for (const int length : {2048, 8192}) {
           std::vector<double> rates;

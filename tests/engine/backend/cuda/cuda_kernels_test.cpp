@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "core/error.h"
 #include "engine/backend/cuda/cuda_backend.h"
 #include "engine/model/weights.h"
 
@@ -503,12 +504,28 @@ TEST(CudaKernels, DecodeAttentionMatchesTheReferenceForEverySplitCount) {
     DeviceVector<float> partials(
         std::vector<float>(static_cast<std::size_t>(decodeAttentionPartialFloats(4, c.heads, splits)), NAN));
     DeviceVector<Bf16> out(std::vector<Bf16>(4 * static_cast<std::size_t>(c.heads) * kHeadDim, 0xffff));
+    // With 8 splits the blocks also prefetch the value cache and part of the key cache into L2 (as the
+    // backend prefetches weights), which must change nothing.
+    L2Prefetch prefetch;
+    if (splits == 8) {
+      prefetch.data[0] = value.get();
+      prefetch.bytes[0] = static_cast<std::int64_t>(c.value.bits.size() * sizeof(Bf16));
+      prefetch.data[2] = key.get();
+      prefetch.bytes[2] = 4099;  // rounded down to 4096
+    }
     decodeAttention(out.get(), qkv.get(), c.qkvStride(), table, seqs.get(), 4, c.heads, cache, splits,
-                    partials.get(), counters.get(), DecodeRope{}, splits == 32, nullptr);
+                    partials.get(), counters.get(), DecodeRope{}, prefetch, splits == 32, nullptr);
     EXPECT_LT(relativeError(widen(out.read()), expected), 1e-2) << splits << " splits";
   }
   for (const unsigned count : counters.read())
     EXPECT_EQ(count, 0u);
+  L2Prefetch misaligned;
+  misaligned.data[1] = key.get() + 1;
+  misaligned.bytes[1] = 4096;
+  DeviceVector<Bf16> out(std::vector<Bf16>(4 * static_cast<std::size_t>(c.heads) * kHeadDim, 0));
+  EXPECT_THROW(decodeAttention(out.get(), qkv.get(), c.qkvStride(), table, seqs.get(), 4, c.heads, cache, 1,
+                               nullptr, counters.get(), DecodeRope{}, misaligned, false, nullptr),
+               ayar::Error);
 }
 
 TEST(CudaKernels, DecodeAttentionWithRopeNormsRotatesAndCachesTheNewToken) {
@@ -565,8 +582,8 @@ TEST(CudaKernels, DecodeAttentionWithRopeNormsRotatesAndCachesTheNewToken) {
     DeviceVector<Bf16> out(std::vector<Bf16>(4 * static_cast<std::size_t>(c.heads) * kHeadDim, 0xffff));
     decodeAttention(out.get(), qkv.get(), c.qkvStride(), table, seqs.get(), 4, c.heads, cache, splits,
                     partials.get(), counters.get(),
-                    DecodeRope{dQNorm.get(), dKNorm.get(), cosines.get(), sines.get(), 1e-6f}, splits == 2,
-                    nullptr);
+                    DecodeRope{dQNorm.get(), dKNorm.get(), cosines.get(), sines.get(), 1e-6f}, L2Prefetch{},
+                    splits == 2, nullptr);
     EXPECT_LT(relativeError(widen(out.read()), expected), 1e-2) << splits << " splits";
     const std::vector<double> k = widen(key.read()), v = widen(value.read());
     std::vector<double> got, want;
