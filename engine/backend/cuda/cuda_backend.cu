@@ -180,7 +180,6 @@ struct CudaBackend::State {
   ModelConfig config;
   CudaBackendOptions options;
   int multiprocessors = 0;
-  std::int64_t l2Bytes = 0;
   int qDim = 0, kvDim = 0, qkvDim = 0;
   cudaStream_t stream = nullptr;
   cublasHandle_t cublas = nullptr;
@@ -332,28 +331,6 @@ struct CudaBackend::State {
           "cublasGemmEx");
   }
 
-  // What the decode attention of a step of 1-2 rows prefetches into L2 (CudaBackendOptions::
-  // attentionPrefetchL2): the o projection, then the first rows of the gate and of the up projection, in
-  // the order the GEMVs after it read them, within the budget.
-  cuda::L2Prefetch attentionPrefetch(const LayerDeviceWeights& w) const {
-    cuda::L2Prefetch prefetch;
-    std::int64_t budget =
-        static_cast<std::int64_t>(options.attentionPrefetchL2 * static_cast<double>(l2Bytes));
-    if (budget <= 0) return prefetch;
-    const std::int64_t oBytes = std::int64_t{config.hiddenSize} * qDim * std::int64_t{sizeof(Bf16)};
-    prefetch.data[0] = w.oProj.get();
-    prefetch.bytes[0] = std::min(budget, oBytes);
-    budget -= prefetch.bytes[0];
-    const std::int64_t half = std::int64_t{config.intermediateSize} * config.hiddenSize;  // elements
-    const std::int64_t each = std::min(budget / 2, half * std::int64_t{sizeof(Bf16)});
-    if (each > 0) {
-      prefetch.data[1] = w.gateUpProj.get();
-      prefetch.data[2] = w.gateUpProj.get() + half;
-      prefetch.bytes[1] = prefetch.bytes[2] = each;
-    }
-    return prefetch;
-  }
-
   // Enqueues the whole forward pass and the sampling of one step on the stream.
   void forward(const Plan& plan) {
     const ModelConfig& c = config;
@@ -369,10 +346,7 @@ struct CudaBackend::State {
     // post-attention norm. Larger steps add the MLP output at the next norm.
     const bool fused = rows <= kGemvRows;
     const bool overlap = fused && options.overlapLaunches;
-    const bool overlapAttention = fused && options.overlapAttention;
-    const cuda::Launch launch = !overlap                  ? cuda::Launch::Plain
-                                : options.prefetchWeights ? cuda::Launch::DependentPrefetch
-                                                          : cuda::Launch::Dependent;
+    const cuda::Launch launch = overlap ? cuda::Launch::Dependent : cuda::Launch::Plain;
     double* inputSlot = sumSquares.get();
     double* postSlot = sumSquares.get() + kGemvRows;
     const cuda::NormedRows toInputNorm{residual.get(), normed.get(), inputSlot};
@@ -403,11 +377,9 @@ struct CudaBackend::State {
         cuda::qkNormRopeKvWrite(qkv.get(), w.qNorm.get(), w.kNorm.get(), ropeCos.get(), ropeSin.get(),
                                 in + l.positions, in + l.slots, rows, c.numHeads, cache, eps, stream);
       }
-      // Its early loads read no new token's K or V.
       cuda::decodeAttention(attention.get(), qkv.get(), qkvDim, table, in + l.decodeSeqs, plan.decodeCount,
                             c.numHeads, cache, plan.splits, decodePartials.get(), decodeCounters.get(), rope,
-                            fused ? attentionPrefetch(w) : cuda::L2Prefetch{},
-                            (overlap || overlapAttention) && decodesOnly, stream);
+                            overlap && decodesOnly, stream);  // its early loads read no new token's K or V
       cuda::prefillAttention(attention.get(), qkv.get(), qkvDim, table, in + l.prefillSeqs, plan.prefillCount,
                              plan.maxQueryLen, c.numHeads, cache, stream);
       if (fused) {
@@ -415,8 +387,7 @@ struct CudaBackend::State {
         const Bf16* nextNorm =
             last ? finalNorm.get() : layers[static_cast<std::size_t>(layer) + 1].inputLayernorm.get();
         cuda::gemvAddResidualNormed(toPostNorm, inputSlot, w.postAttentionLayernorm.get(), attention.get(),
-                                    w.oProj.get(), rows, c.hiddenSize, qDim,
-                                    overlapAttention ? cuda::Launch::Dependent : launch, stream);
+                                    w.oProj.get(), rows, c.hiddenSize, qDim, launch, stream);
         cuda::gemvNormedSiluMul(activated.get(), normed.get(), postSlot, eps, w.gateUpProj.get(), rows,
                                 c.intermediateSize, c.hiddenSize, launch, stream);
         cuda::gemvAddResidualNormed(toInputNorm, postSlot, nextNorm, activated.get(), w.downProj.get(), rows,
@@ -469,7 +440,6 @@ CudaDeviceInfo probeCudaDevice() {
   info.computeMajor = prop.major;
   info.computeMinor = prop.minor;
   info.multiprocessors = prop.multiProcessorCount;
-  info.l2Bytes = prop.l2CacheSize;
   std::size_t freeBytes = 0, totalBytes = 0;
   check(cudaMemGetInfo(&freeBytes, &totalBytes), "cudaMemGetInfo");
   info.freeBytes = static_cast<std::int64_t>(freeBytes);
@@ -499,7 +469,6 @@ CudaBackend::CudaBackend(const ModelConfig& config, const Weights* hostWeights, 
     throw Error(config.name + ": the CUDA backend needs 1 to 8 query heads per KV head");
   }
   s.multiprocessors = device.multiprocessors;
-  s.l2Bytes = device.l2Bytes;
   s.qDim = config.numHeads * config.headDim;
   s.kvDim = config.numKvHeads * config.headDim;
   s.qkvDim = s.qDim + 2 * s.kvDim;

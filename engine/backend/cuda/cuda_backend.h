@@ -22,7 +22,6 @@ struct CudaDeviceInfo {
   int computeMajor = 0;
   int computeMinor = 0;
   int multiprocessors = 0;
-  std::int64_t l2Bytes = 0;
 };
 CudaDeviceInfo probeCudaDevice();
 
@@ -31,18 +30,9 @@ struct CudaBackendOptions {
   std::uint64_t seed = 0;     // draws of requests without their own seed
   int maxPositions = 0;       // positions the rotary table covers (0: the model's maximum)
   // Steps of 1-2 rows may launch their GEMVs and the decode attention as programmatic dependents of the
-  // kernel before (each starts loading its weights while that one finishes), and with prefetchWeights the
-  // first wave of each GEMV's blocks also pulls the next waves' weights into L2. Both measured slower in
-  // the whole decode step on an H200 (docs/BENCHMARKS.md, run 8), so off unless asked for.
+  // kernel before (each starts loading its weights while that one finishes). Measured slower in the
+  // whole decode step on an H200 (docs/BENCHMARKS.md, runs 8-12), so off unless asked for.
   bool overlapLaunches = false;
-  bool prefetchWeights = false;
-  // Steps of 1-2 rows: the decode attention asks for the o projection's weights (then the first rows of
-  // the gate and up projections) to be prefetched into L2, up to this fraction of the L2 size (0: none),
-  // so that the memory streams them while the attention waits on latency and the o GEMV reads them from
-  // L2. With overlapAttention the attention and the o GEMV are launched as programmatic dependents of
-  // the kernel before them (the prefetch goes out while the qkv GEMV finishes).
-  double attentionPrefetchL2 = 0.0;
-  bool overlapAttention = false;
   // Steps of more than 2 rows compute a row count rounded up to a bucket (16 up to 256 rows, 64 up to
   // 1,024, 256 up to 4,096, then 512), so that cuBLAS meets few distinct shapes, all of them in warmUp().
   // Off only to measure what it gives.

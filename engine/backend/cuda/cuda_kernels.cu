@@ -245,34 +245,11 @@ __device__ __forceinline__ void cpAsyncWait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
 }
 
-// Spreads the ranges of `prefetch` over every thread of the grid, each asking for a chunk of at least 4 KiB
-// with one bulk L2 prefetch (it returns at once; the lines arrive while the kernel runs).
-__device__ void issueL2Prefetch(const L2Prefetch& prefetch) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  const std::int64_t threads = static_cast<std::int64_t>(gridDim.x) * gridDim.y * gridDim.z * blockDim.x;
-  const std::int64_t me =
-      ((static_cast<std::int64_t>(blockIdx.z) * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x) *
-          blockDim.x +
-      threadIdx.x;
-  for (int r = 0; r < L2Prefetch::kMaxRanges; ++r) {
-    const std::int64_t bytes = prefetch.bytes[r] / 16 * 16;
-    if (bytes <= 0) continue;
-    std::int64_t chunk = (bytes + threads - 1) / threads;
-    chunk = min(std::int64_t{1} << 20, max(std::int64_t{4096}, (chunk + 15) / 16 * 16));
-    const char* base = static_cast<const char*>(prefetch.data[r]);
-    for (std::int64_t at = me * chunk; at < bytes; at += threads * chunk) {
-      const unsigned size = static_cast<unsigned>(min(chunk, bytes - at));
-      asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(base + at), "r"(size) : "memory");
-    }
-  }
-#endif
-}
-
 template <int G>
 __global__ void __launch_bounds__(kDecodeThreads)
     decodeAttentionKernel(bf16* out, const bf16* qkv, int qkvStride, SeqTable table, const std::int32_t* seqs,
                           int numHeads, LayerKvCache cache, int splits, float* partials, unsigned* counters,
-                          DecodeRope rope, L2Prefetch prefetch, float scale) {
+                          DecodeRope rope, float scale) {
   extern __shared__ __align__(16) unsigned char decodeShared[];
   bf16* tiles = reinterpret_cast<bf16*>(decodeShared);                       // [stage][K, V][64][pitch]
   float* probs = reinterpret_cast<float*>(decodeShared + kDecodeTileBytes);  // [G][64]
@@ -321,11 +298,9 @@ __global__ void __launch_bounds__(kDecodeThreads)
     cpAsyncCommit();
   };
   // The first tile's keys and values were written by earlier steps (the new token's slot is replaced
-  // once it lands), so its loads go out before the programmatic wait, and so do the weight prefetches:
-  // launched as a dependent of the kernel before it, the block starts while that one finishes. The next
-  // kernel may start now too.
+  // once it lands), so its loads go out before the programmatic wait: launched as a dependent of the
+  // kernel before it, the block starts while that one finishes. The next kernel may start now too.
   asm volatile("griddepcontrol.launch_dependents;");
-  issueL2Prefetch(prefetch);
   if (tileCount > 0) issue(0);
   asm volatile("griddepcontrol.wait;" ::: "memory");
 
@@ -578,7 +553,7 @@ template <int G>
 void launchDecode(dim3 grid, std::size_t sharedBytes, bool overlapPrevious, Stream stream, bf16* out,
                   const bf16* qkv, int qkvStride, const SeqTable& table, const std::int32_t* seqs,
                   int numHeads, const LayerKvCache& cache, int splits, float* partials, unsigned* counters,
-                  const DecodeRope& rope, const L2Prefetch& prefetch, float scale) {
+                  const DecodeRope& rope, float scale) {
   static const bool attributeSet = [&] {
     return cudaFuncSetAttribute(decodeAttentionKernel<G>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                 static_cast<int>(sharedBytes)) == cudaSuccess;
@@ -586,10 +561,9 @@ void launchDecode(dim3 grid, std::size_t sharedBytes, bool overlapPrevious, Stre
   if (!attributeSet)
     throw Error("decode attention: the device cannot give a block the shared memory it needs");
   LaunchConfig launch(grid, dim3(kDecodeThreads), sharedBytes, stream, overlapPrevious);
-  checkLaunchResult(
-      cudaLaunchKernelEx(&launch.config, decodeAttentionKernel<G>, out, qkv, qkvStride, table, seqs, numHeads,
-                         cache, splits, partials, counters, rope, prefetch, scale),
-      "decodeAttention");
+  checkLaunchResult(cudaLaunchKernelEx(&launch.config, decodeAttentionKernel<G>, out, qkv, qkvStride, table,
+                                       seqs, numHeads, cache, splits, partials, counters, rope, scale),
+                    "decodeAttention");
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -758,10 +732,14 @@ __global__ void __launch_bounds__(128)
 }
 
 // ---------------------------------------------------------------------------------------------------
-// GEMV for up to 8 rows: a block of 8 warps computes 2 output features, 4 warps each, every warp over a
-// quarter of k (split-K inside the block, merged through shared memory, so no second kernel). Weight
-// loads are 16 bytes a lane, 4 in flight and the next 4 issued before the first are used; x comes
-// through L1.
+// GEMV for up to 8 rows, split-K inside the block: each output feature's weight row is split along k
+// over W warps, merged through shared memory (so no second kernel), and a block holds 2 features
+// (NormedSiluMul: the gate and the up row of one). Loads are 16 bytes a lane, 4 at a time (a batch
+// covers 1,024 elements a warp). When a row is at most 8 batches long, W is its number of batches and
+// each warp makes one batch of loads, all in flight at once: one round trip a block, and no second set
+// of registers (qwen3-14b's k of 5,120 takes 5 warps instead of 4 warps with a quarter batch after the
+// first). Longer rows take 4 warps that loop over their batches, the next batch's loads issued before
+// the current one is used. x comes through L1.
 //
 // The weights never depend on the kernel before, so a block issues its first weight loads before
 // griddepcontrol.wait: launched as a programmatic dependent, the blocks that fit beside the kernel before
@@ -790,15 +768,14 @@ struct GemvArgs {
   double* accumulate = nullptr;    // AddResidualNormed: [rows], the new rows' sums of squares added
   double* clear = nullptr;         // AddResidualNormed: [rows], set to zero
   int n = 0, k = 0;
-  // Blocks that fit on the GPU at once, and how many further waves of blocks those prefetch into L2
-  // before the programmatic wait (0: none).
-  int residentBlocks = 0, prefetchWaves = 0;
+  int warps = 0;  // per feature
+  int span = 0;   // elements of a row per warp, a multiple of 8
 };
 
-constexpr int kGemvWarpsPerFeature = 4;
-constexpr int kGemvFeaturesPerBlock = 2;
-constexpr int kGemvThreads = 32 * kGemvWarpsPerFeature * kGemvFeaturesPerBlock;
-constexpr int kGemvUnroll = 4;
+constexpr int kGemvOneBatchWarps = 8;  // rows of up to 8 batches: one batch a warp
+constexpr int kGemvLoopWarps = 4;      // longer rows: 4 warps, looping
+constexpr int kGemvGroups = 2;         // features a block
+constexpr int kGemvMaxThreads = 32 * kGemvOneBatchWarps * kGemvGroups;
 
 template <typename T>
 __device__ __forceinline__ T fromFloat(float v);
@@ -815,30 +792,30 @@ __device__ __forceinline__ float rmsScale(const double* sumSquares, int row, int
   return rsqrtf(static_cast<float>(sumSquares[row] / k) + eps);
 }
 
-template <int M, typename OutT, GemvMode Mode>
-__global__ void __launch_bounds__(kGemvThreads) gemvKernel(OutT* y, GemvArgs a) {
-  __shared__ float partial[kGemvFeaturesPerBlock * kGemvWarpsPerFeature][M];
-  __shared__ float squares[kGemvFeaturesPerBlock][M];
+// kLoads: 16-byte loads a lane in a batch (4 or 8).
+template <int M, typename OutT, GemvMode Mode, bool kLoop, int kLoads>
+__global__ void __launch_bounds__(kGemvMaxThreads) gemvKernel(OutT* y, GemvArgs a) {
+  constexpr int kGemvLoads = kLoads;
+  constexpr int kGemvBatch = 32 * 8 * kLoads;  // elements a warp covers per batch
+  __shared__ float partial[kGemvOneBatchWarps * kGemvGroups][M];
+  __shared__ float squares[kGemvGroups][M];
   constexpr bool kSilu = Mode == GemvMode::NormedSiluMul;
   const int warp = threadIdx.x >> 5;
   const int lane = threadIdx.x & 31;
-  const int group = warp / kGemvWarpsPerFeature;
-  const int quarter = warp % kGemvWarpsPerFeature;
-  // NormedSiluMul: block i reads gate row i (group 0) and up row n + i (group 1).
+  const int group = warp / a.warps;  // the block's feature (NormedSiluMul: 0 gate, 1 up)
+  const int part = warp % a.warps;   // the warp's share of the row
   const int feature =
-      kSilu ? static_cast<int>(blockIdx.x) : static_cast<int>(blockIdx.x) * kGemvFeaturesPerBlock + group;
+      kSilu ? static_cast<int>(blockIdx.x) : static_cast<int>(blockIdx.x) * kGemvGroups + group;
   const bool active = feature < a.n;
   const std::int64_t weightRow = kSilu ? static_cast<std::int64_t>(group) * a.n + feature : feature;
-  const int span = (a.k / kGemvWarpsPerFeature + 7) / 8 * 8;
-  const int kBegin = quarter * span;
-  const int kEnd = min(a.k, kBegin + span);
+  const int kBegin = part * a.span;
+  const int kEnd = min(a.k, kBegin + a.span);
   const uint4* row = reinterpret_cast<const uint4*>(a.w + (active ? weightRow : 0) * a.k);
-  constexpr int kStep = 32 * 8;                // elements a warp covers per load
-  constexpr int kBatch = kStep * kGemvUnroll;  // and per batch of loads
-  uint4 next[kGemvUnroll];
+  constexpr int kStep = 32 * 8;  // elements a warp covers per load
+  uint4 next[kGemvLoads];
   auto load = [&](int base) {
 #pragma unroll
-    for (int u = 0; u < kGemvUnroll; ++u) {
+    for (int u = 0; u < kGemvLoads; ++u) {
       const int i = base + u * kStep;
       next[u] = active && i < kEnd ? __ldcs(row + i / 8) : make_uint4(0, 0, 0, 0);
     }
@@ -846,30 +823,10 @@ __global__ void __launch_bounds__(kGemvThreads) gemvKernel(OutT* y, GemvArgs a) 
   int base = kBegin + lane * 8;
   load(base);
   asm volatile("griddepcontrol.launch_dependents;");
-  // The first wave's blocks also pull the weights of the next waves toward L2 (within half of it): when
-  // the kernel before leaves the memory idle (the decode attention at small batches), the rows stream
-  // now instead of after it. Block b takes blocks b + W, b + 2 W, ... (W blocks fit at once); a block's
-  // two weight rows are lines of 128 bytes.
-  if (a.prefetchWaves > 0 && static_cast<int>(blockIdx.x) < a.residentBlocks) {
-    const int linesPerRow = (a.k * static_cast<int>(sizeof(bf16)) + 127) / 128;
-    for (int wave = 1; wave <= a.prefetchWaves; ++wave) {
-      const int j = static_cast<int>(blockIdx.x) + wave * a.residentBlocks;
-      if (j >= static_cast<int>(gridDim.x)) break;
-      for (int t = threadIdx.x; t < 2 * linesPerRow; t += kGemvThreads) {
-        const int r = t / linesPerRow;
-        const std::int64_t wrow =
-            kSilu ? static_cast<std::int64_t>(r) * a.n + j : 2 * static_cast<std::int64_t>(j) + r;
-        if ((kSilu ? j : static_cast<int>(wrow)) < a.n) {
-          const bf16* line = a.w + wrow * a.k + (t % linesPerRow) * (128 / sizeof(bf16));
-          asm volatile("prefetch.global.L2 [%0];" ::"l"(line));
-        }
-      }
-    }
-  }
   asm volatile("griddepcontrol.wait;" ::: "memory");
 
   // What the epilogue reads from the kernels before is fetched now, under the weight stream.
-  const bool writes = kSilu ? warp == 0 && lane < M && active : quarter == 0 && lane < M && active;
+  const bool writes = kSilu ? warp == 0 && lane < M && active : part == 0 && lane < M && active;
   float scale = 1.0f, residualValue = 0.0f, normValue = 0.0f;
   if (writes) {
     if constexpr (Mode == GemvMode::Normed || kSilu)
@@ -891,15 +848,10 @@ __global__ void __launch_bounds__(kGemvThreads) gemvKernel(OutT* y, GemvArgs a) 
 #pragma unroll
   for (int m = 0; m < M; ++m)
     acc[m] = 0.0f;
-  for (; base < kEnd; base += kBatch) {
-    uint4 raw[kGemvUnroll];
+  auto consume = [&](const uint4(&raw)[kGemvLoads], int at) {
 #pragma unroll
-    for (int u = 0; u < kGemvUnroll; ++u)
-      raw[u] = next[u];
-    if (base + kBatch < kEnd) load(base + kBatch);
-#pragma unroll
-    for (int u = 0; u < kGemvUnroll; ++u) {
-      const int i = base + u * kStep;
+    for (int u = 0; u < kGemvLoads; ++u) {
+      const int i = at + u * kStep;
       if (i >= kEnd) break;
       float wv[8];
       unpack8(raw[u], wv);
@@ -912,6 +864,18 @@ __global__ void __launch_bounds__(kGemvThreads) gemvKernel(OutT* y, GemvArgs a) 
           acc[m] += wv[d] * xv[d];
       }
     }
+  };
+  if constexpr (kLoop) {
+    for (; base < kEnd; base += kGemvBatch) {
+      uint4 raw[kGemvLoads];
+#pragma unroll
+      for (int u = 0; u < kGemvLoads; ++u)
+        raw[u] = next[u];
+      if (base + kGemvBatch < kEnd) load(base + kGemvBatch);
+      consume(raw, base);
+    }
+  } else {
+    consume(next, base);
   }
 #pragma unroll
   for (int m = 0; m < M; ++m) {
@@ -921,15 +885,14 @@ __global__ void __launch_bounds__(kGemvThreads) gemvKernel(OutT* y, GemvArgs a) 
   __syncthreads();
   auto sumOf = [&](int firstWarp, int m) {
     float total = 0.0f;
-#pragma unroll
-    for (int q = 0; q < kGemvWarpsPerFeature; ++q)
+    for (int q = 0; q < a.warps; ++q)
       total += partial[firstWarp + q][m];
     return total;
   };
 
   if constexpr (Mode == GemvMode::AddResidualNormed) {
     if (blockIdx.x == 0 && threadIdx.x < M) a.clear[threadIdx.x] = 0.0;
-    if (quarter == 0 && lane < M) {
+    if (part == 0 && lane < M) {
       float square = 0.0f;
       if (writes) {
         const std::int64_t at = static_cast<std::int64_t>(lane) * a.n + feature;
@@ -944,14 +907,14 @@ __global__ void __launch_bounds__(kGemvThreads) gemvKernel(OutT* y, GemvArgs a) 
     if (threadIdx.x < M) {
       float total = 0.0f;
 #pragma unroll
-      for (int g = 0; g < kGemvFeaturesPerBlock; ++g)
+      for (int g = 0; g < kGemvGroups; ++g)
         total += squares[g][threadIdx.x];
       atomicAdd(a.accumulate + threadIdx.x, static_cast<double>(total));
     }
   } else if constexpr (kSilu) {
     if (writes) {
       const float gate = sumOf(0, lane) * scale;
-      const float up = sumOf(kGemvWarpsPerFeature, lane) * scale;
+      const float up = sumOf(a.warps, lane) * scale;
       y[static_cast<std::int64_t>(lane) * a.n + feature] =
           fromFloat<OutT>(gate / (1.0f + __expf(-gate)) * up);
     }
@@ -961,57 +924,40 @@ __global__ void __launch_bounds__(kGemvThreads) gemvKernel(OutT* y, GemvArgs a) 
   }
 }
 
-// The device's L2 size, and how many blocks of `kernel` fit on it at once (0 if unknown); asked once.
-std::int64_t l2Bytes() {
-  static const std::int64_t bytes = [] {
-    int ordinal = 0, value = 0;
-    cudaGetDevice(&ordinal);
-    cudaDeviceGetAttribute(&value, cudaDevAttrL2CacheSize, ordinal);
-    return std::int64_t{value};
-  }();
-  return bytes;
-}
-
-template <auto Kernel>
-int residentBlocks(int threads) {
-  static const int blocks = [threads] {
-    int ordinal = 0, multiprocessors = 0, perMultiprocessor = 0;
-    cudaGetDevice(&ordinal);
-    cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, ordinal);
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perMultiprocessor, Kernel, threads, 0) != cudaSuccess)
-      return 0;
-    return perMultiprocessor * multiprocessors;
-  }();
-  return blocks;
-}
+int gemvBatchLoads = 0;  // see setGemvBatchLoads
 
 template <typename OutT, GemvMode Mode>
-void launchGemv(OutT* y, const GemvArgs& a, int rows, Launch mode, Stream stream) {
-  const bool overlapPrevious = mode != Launch::Plain;
+void launchGemv(OutT* y, GemvArgs a, int rows, Launch mode, Stream stream) {
   constexpr int kMostRows = Mode == GemvMode::Plain ? kGemvMaxRows : kGemvFusedRows;
-  if (rows < 1 || rows > kMostRows || a.k % 8 != 0)
-    throw Error("gemv: rows must be 1.." + std::to_string(kMostRows) + " and k a multiple of 8");
-  const int blocks =
-      Mode == GemvMode::NormedSiluMul ? a.n : (a.n + kGemvFeaturesPerBlock - 1) / kGemvFeaturesPerBlock;
-  LaunchConfig launch(dim3(static_cast<unsigned>(blocks)), dim3(kGemvThreads), 0, stream, overlapPrevious);
+  if (rows < 1 || rows > kMostRows || a.k <= 0 || a.k % 8 != 0)
+    throw Error("gemv: rows must be 1.." + std::to_string(kMostRows) + " and k a positive multiple of 8");
+  // Batches of 8 loads a lane (2,048 elements) where they split the row evenly, at 1-2 rows.
+  const bool eight = rows <= kGemvFusedRows &&
+                     (gemvBatchLoads == 8 || (gemvBatchLoads == 0 && a.k % 2048 == 0 && a.k <= 8 * 2048));
+  const int batch = eight ? 2048 : 1024;
+  const int batches = (a.k + batch - 1) / batch;
+  const bool loop = batches > kGemvOneBatchWarps;
+  a.warps = loop ? kGemvLoopWarps : batches;
+  a.span = loop ? (a.k / kGemvLoopWarps + 7) / 8 * 8 : batch;
+  const int blocks = Mode == GemvMode::NormedSiluMul ? a.n : (a.n + kGemvGroups - 1) / kGemvGroups;
+  LaunchConfig launch(dim3(static_cast<unsigned>(blocks)),
+                      dim3(static_cast<unsigned>(32 * a.warps * kGemvGroups)), 0, stream,
+                      mode == Launch::Dependent);
   cudaError_t error = cudaErrorInvalidValue;
-  // A dependent launch prefetches the waves after its first, within half of L2 (see the kernel).
-  auto withPrefetch = [&](int residentBlocks) {
-    GemvArgs args = a;
-    if (mode != Launch::DependentPrefetch || residentBlocks <= 0) return args;
-    args.residentBlocks = residentBlocks;
-    const std::int64_t waveBytes =
-        std::int64_t{residentBlocks} * 2 * a.k * static_cast<std::int64_t>(sizeof(bf16));
-    const std::int64_t laterWaves = (blocks + residentBlocks - 1) / residentBlocks - 1;
-    args.prefetchWaves = static_cast<int>(std::min<std::int64_t>(laterWaves, l2Bytes() / 2 / waveBytes));
-    return args;
-  };
+  auto start = [&](auto kernel) { return cudaLaunchKernelEx(&launch.config, kernel, y, a); };
   switch (rows) {
-#define AYAR_GEMV_CASE(M)                                                                                \
-  case M:                                                                                                \
-    if constexpr (M <= kMostRows)                                                                        \
-      error = cudaLaunchKernelEx(&launch.config, gemvKernel<M, OutT, Mode>, y,                           \
-                                 withPrefetch(residentBlocks<gemvKernel<M, OutT, Mode>>(kGemvThreads))); \
+#define AYAR_GEMV_CASE(M)                                                                                    \
+  case M:                                                                                                    \
+    if constexpr (M <= kMostRows) {                                                                          \
+      if constexpr (M <= kGemvFusedRows) {                                                                   \
+        if (eight) {                                                                                         \
+          error =                                                                                            \
+              loop ? start(gemvKernel<M, OutT, Mode, true, 8>) : start(gemvKernel<M, OutT, Mode, false, 8>); \
+          break;                                                                                             \
+        }                                                                                                    \
+      }                                                                                                      \
+      error = loop ? start(gemvKernel<M, OutT, Mode, true, 4>) : start(gemvKernel<M, OutT, Mode, false, 4>); \
+    }                                                                                                        \
     break;
     AYAR_GEMV_CASE(1)
     AYAR_GEMV_CASE(2)
@@ -1299,13 +1245,9 @@ std::int64_t decodeAttentionPartialFloats(int count, int numHeads, int splits) {
 
 void decodeAttention(Bf16* out, const Bf16* qkv, int qkvStride, const SeqTable& table,
                      const std::int32_t* seqs, int count, int numHeads, const LayerKvCache& cache, int splits,
-                     float* partials, unsigned* counters, const DecodeRope& rope, const L2Prefetch& prefetch,
-                     bool overlapPrevious, Stream stream) {
+                     float* partials, unsigned* counters, const DecodeRope& rope, bool overlapPrevious,
+                     Stream stream) {
   if (count == 0) return;
-  for (int r = 0; r < L2Prefetch::kMaxRanges; ++r) {
-    if (prefetch.bytes[r] > 0 && reinterpret_cast<std::uintptr_t>(prefetch.data[r]) % 16 != 0)
-      throw Error("decode attention: a prefetch range must start 16-byte aligned");
-  }
   const int group = numHeads / cache.numKvHeads;
   const dim3 grid(cache.numKvHeads, count, splits);
   const std::size_t sharedBytes = kDecodeTileBytes + sizeof(float) * group * (kDecodeTile + kHeadDim);
@@ -1314,7 +1256,7 @@ void decodeAttention(Bf16* out, const Bf16* qkv, int qkvStride, const SeqTable& 
 #define AYAR_DECODE_CASE(G)                                                                                 \
   case G:                                                                                                   \
     launchDecode<G>(grid, sharedBytes, overlapPrevious, stream, asBf16(out), asBf16(qkv), qkvStride, table, \
-                    seqs, numHeads, cache, splits, partials, counters, rope, prefetch, scale);              \
+                    seqs, numHeads, cache, splits, partials, counters, rope, scale);                        \
     break;
     AYAR_DECODE_CASE(1)
     AYAR_DECODE_CASE(2)
@@ -1345,6 +1287,12 @@ void prefillAttention(Bf16* out, const Bf16* qkv, int qkvStride, const SeqTable&
   prefillAttentionKernel<<<grid, 128, kPrefillSharedBytes, stream>>>(asBf16(out), asBf16(qkv), qkvStride,
                                                                      table, seqs, numHeads, cache, scale);
   checkLaunch("prefillAttention");
+}
+
+void setGemvBatchLoads(int loads) {
+  if (loads != 0 && loads != 4 && loads != 8)
+    throw Error("setGemvBatchLoads: 0, 4 or 8, not " + std::to_string(loads));
+  gemvBatchLoads = loads;
 }
 
 void gemv(Bf16* y, const Bf16* x, const Bf16* w, int rows, int n, int k, Stream stream) {

@@ -68,30 +68,18 @@ struct DecodeRope {
   float eps = 0.0f;
 };
 
-// Byte ranges of weights that a kernel asks the memory system to pull into L2 as it starts
-// (cp.async.bulk.prefetch: the request returns at once and the lines arrive while the kernel computes).
-// The decode attention at batch 1-2 reads little and waits on latency, so the memory is idle while it
-// runs; prefetching the o projection's weights then lets the GEMV after it read them from L2. Ranges
-// start 16-byte aligned; bytes are rounded down to a multiple of 16.
-struct L2Prefetch {
-  static constexpr int kMaxRanges = 3;
-  const void* data[kMaxRanges] = {};
-  std::int64_t bytes[kMaxRanges] = {};
-};
-
 // Decode attention for sequences with one new token (listed in seqs[0..count)), in one launch, GQA-aware:
 // a block reads a KV head's pages once for all its query heads. The context is split into `splits`
 // parts that run in parallel; the last block of each (sequence, KV head) to finish merges them. partials
 // needs decodeAttentionPartialFloats(count, numHeads, splits) floats (unused with one split) and
 // counters count * numKvHeads unsigned zeros (left zero after the launch). q is read from qkv (row
 // stride qkvStride); out is [rows, numHeads * headDim]. With overlapPrevious the kernel is launched as a
-// programmatic dependent of the one before it (see the GEMVs below); its blocks issue `prefetch` before
-// they wait for that one.
+// programmatic dependent of the one before it (see the GEMVs below).
 std::int64_t decodeAttentionPartialFloats(int count, int numHeads, int splits);
 void decodeAttention(Bf16* out, const Bf16* qkv, int qkvStride, const SeqTable& table,
                      const std::int32_t* seqs, int count, int numHeads, const LayerKvCache& cache, int splits,
-                     float* partials, unsigned* counters, const DecodeRope& rope, const L2Prefetch& prefetch,
-                     bool overlapPrevious, Stream stream);
+                     float* partials, unsigned* counters, const DecodeRope& rope, bool overlapPrevious,
+                     Stream stream);
 
 // Causal attention for sequences with several new tokens (prefill chunks, listed in seqs[0..count)), over
 // their whole context in the paged cache (earlier chunks and prefix-cache hits included), flash-style on
@@ -101,10 +89,16 @@ void prefillAttention(Bf16* out, const Bf16* qkv, int qkvStride, const SeqTable&
                       const LayerKvCache& cache, Stream stream);
 
 // y[m, n] = sum_k x[m, k] * w[n, k] for m < rows <= kGemvMaxRows: a GEMV that streams the weight once,
-// each output feature split along k over four warps (k a multiple of 8).
+// each output feature split along k over one warp per 1,024 elements (k a multiple of 8; at most 32,768
+// at 1-2 rows, 16,384 at more).
 inline constexpr int kGemvMaxRows = 8;
 void gemv(Bf16* y, const Bf16* x, const Bf16* w, int rows, int n, int k, Stream stream);
 void gemv(float* y, const Bf16* x, const Bf16* w, int rows, int n, int k, Stream stream);
+
+// How many 16-byte loads a lane issues at once in the GEMVs of 1-2 rows: 0 (the default) picks 8 where k is
+// a multiple of 2,048 up to 16,384 and 4 elsewhere; 4 or 8 force it. For bench_cuda_backend's comparisons;
+// not thread-safe against running launches.
+void setGemvBatchLoads(int loads);
 
 // The decode path's GEMVs, for steps of up to kGemvFusedRows rows, with the kernels around them folded
 // in. Each RMSNorm is split between the two GEMVs around it: the GEMV that updates the residual stream
@@ -113,9 +107,8 @@ void gemv(float* y, const Bf16* x, const Bf16* w, int rows, int n, int k, Stream
 // by the row's RMS scale, 1 / sqrt(sumSquares / k + eps). So every GEMV streams its weight with a plain
 // bf16 x and a few flops of epilogue. Launch::Dependent launches a kernel as a programmatic dependent of
 // the one before it on the stream: its blocks may start while that one finishes, issue their first
-// weight loads, then wait for it before touching anything it wrote; DependentPrefetch also has the blocks
-// that fit at once pull the next waves' weights toward L2 (within half of it) before they wait.
-enum class Launch { Plain, Dependent, DependentPrefetch };
+// weight loads, then wait for it before touching anything it wrote.
+enum class Launch { Plain, Dependent };
 inline constexpr int kGemvFusedRows = 2;
 
 // A residual stream as the decode path keeps it (device pointers, rows of one width).

@@ -314,6 +314,28 @@ int main(int argc, char** argv) {
       }
     }
     {
+      // The plain GEMV at one row with batches of 4 and of 8 loads a lane forced (the rows above take the
+      // default: 8 where k is a multiple of 2,048 up to 16,384), on both models' layer shapes.
+      const ModelConfig big = *findModelPreset("qwen3-14b");
+      const int bigQkv = (big.numHeads + 2 * big.numKvHeads) * big.headDim, bigQ = big.numHeads * big.headDim;
+      for (const int loads : {4, 8}) {
+        cuda::setGemvBatchLoads(loads);
+        for (const auto& [label, n, k] :
+             {std::tuple{"qkv 6144x4096", qkvDim, hidden},
+              std::tuple{"o 4096x4096", hidden, c.numHeads * c.headDim},
+              std::tuple{"gate_up 24576x4096", 2 * inter, hidden},
+              std::tuple{"down 4096x12288", hidden, inter},
+              std::tuple{"qkv 7168x5120 (14b)", bigQkv, big.hiddenSize},
+              std::tuple{"o 5120x5120 (14b)", big.hiddenSize, bigQ},
+              std::tuple{"gate_up 34816x5120 (14b)", 2 * big.intermediateSize, big.hiddenSize},
+              std::tuple{"down 5120x17408 (14b)", big.hiddenSize, big.intermediateSize}}) {
+          row("gemv M=1 " + std::string(label) + ", " + std::to_string(loads) + " loads",
+              timeKernel([&] { cuda::gemv(y, x, w, 1, n, k, benchStream); }), 2.0 * n * k);
+        }
+      }
+      cuda::setGemvBatchLoads(0);
+    }
+    {
       const double ms = timeKernel([&] { cuda::gemv(yf, x, w, 1, c.vocabSize, hidden, benchStream); });
       row("gemv M=1 lm_head 151936x4096 (f32 out)", ms, 2.0 * c.vocabSize * hidden);
       const double normedMs = timeKernel([&] {
@@ -364,49 +386,32 @@ int main(int argc, char** argv) {
               withRope ? cuda::DecodeRope{x, x, ropeCos, ropeSin, 1e-6f} : cuda::DecodeRope{};
           const double ms = timeKernel([&] {
             cuda::decodeAttention(o, q, qkvDim, table, d + 3 * count, count, c.numHeads, cache, splits,
-                                  partials, counters, rope, cuda::L2Prefetch{}, false, benchStream);
+                                  partials, counters, rope, false, benchStream);
           });
           row("decode attention " + std::string(withRope ? "+rope " : "") + std::to_string(count) + " x " +
                   std::to_string(context) + " keys, " + std::to_string(splits) + " splits",
               ms, 2.0 * 2.0 * count * context * kvDim);
         }
         if (count == 1 && context == 256) {
-          // The batch-1 decode path's attention (with rope) and the o GEMV after it, as a pair: plain; with
-          // the attention prefetching the o weights into L2 (all of qwen3-8b's 32 MiB, or a share of L2
-          // for qwen3-14b's 50 MiB); and with the o GEMV also a programmatic dependent of the attention.
-          // Each of a graph's 20 pairs reads its own copy of the weights, so none is in L2 from the one
-          // before. The bytes are the o weights'.
+          // The batch-1 decode path's attention (with rope) and the o GEMV after it, as a pair, the GEMV
+          // launched plainly and as a programmatic dependent. Each of a graph's 20 pairs reads its own copy
+          // of the weights, so none is in L2 from the one before. The bytes are the o weights'.
           const ModelConfig big = *findModelPreset("qwen3-14b");
           const cuda::DecodeRope rope{x, x, ropeCos, ropeSin, 1e-6f};
           const cuda::NormedRows out{residual, y, slots};
           for (const auto& [label, n, k] :
                {std::tuple{"8b o 4096x4096", hidden, c.numHeads * c.headDim},
                 std::tuple{"14b o 5120x5120", big.hiddenSize, big.numHeads * big.headDim}}) {
-            const std::int64_t bytes = std::int64_t{n} * k * 2;
-            for (const auto& [variant, share] : {std::pair{0, 0.0}, std::pair{1, 0.6}, std::pair{1, 0.9},
-                                                 std::pair{2, 0.6}, std::pair{2, 0.9}}) {
-              if (variant > 0 && share == 0.9 && bytes < 0.6 * device.l2Bytes) continue;  // all of it at 0.6
+            for (const cuda::Launch launch : {cuda::Launch::Plain, cuda::Launch::Dependent}) {
               int call = 0;
               const double ms = timeKernel([&] {
                 const Bf16* slice = w + std::int64_t{32 << 20} * (call++ % 16);
-                cuda::L2Prefetch prefetch;
-                if (variant > 0) {
-                  prefetch.data[0] = slice;
-                  prefetch.bytes[0] = std::min<std::int64_t>(bytes, share * device.l2Bytes);
-                }
                 cuda::decodeAttention(o, q, qkvDim, table, d + 3, 1, c.numHeads, cache, splits, partials,
-                                      counters, rope, prefetch, false, benchStream);
-                cuda::gemvAddResidualNormed(out, slots + 2, x, o, slice, 1, n, k,
-                                            variant == 2 ? cuda::Launch::Dependent : cuda::Launch::Plain,
-                                            benchStream);
+                                      counters, rope, false, benchStream);
+                cuda::gemvAddResidualNormed(out, slots + 2, x, o, slice, 1, n, k, launch, benchStream);
               });
-              char name[96];
-              std::snprintf(name, sizeof name, "attention 1x256 + %s%s", label,
-                            variant == 0 ? ""
-                            : variant == 1
-                                ? (share > 0.7 ? ", prefetch 0.9 L2" : ", prefetch 0.6 L2")
-                                : (share > 0.7 ? ", prefetch 0.9 L2, pdl" : ", prefetch 0.6 L2, pdl"));
-              row(name, ms, static_cast<double>(bytes));
+              row(std::string("attention 1x256 + ") + label + (launch == cuda::Launch::Plain ? "" : ", pdl"),
+                  ms, 2.0 * n * k);
             }
           }
         }
@@ -470,14 +475,13 @@ int main(int argc, char** argv) {
   std::printf("%-56s %12s %12s %10s\n", "decode batch 1 (prompt 128)", "ms/token", "floor ms", "of floor");
   for (const std::string name : {"qwen3-8b", "qwen3-14b"}) {
     const ModelConfig c = *findModelPreset(name);
-    // Variants: the default (CUDA graphs), eager, the L2 prefetch by the decode attention off and at
-    // other shares of L2, the attention and the o GEMV as programmatic dependents, every launch a
-    // programmatic dependent (with and without each GEMV's first wave prefetching its later waves), and
-    // (qwen3-8b, for the short prompts only) the default without row buckets.
+    // Variants: the default (CUDA graphs), eager, every launch of the decode path a programmatic
+    // dependent of the one before, and (qwen3-8b, for the short prompts) the default without row buckets.
     struct Variant {
       const char* label;
       CudaBackendOptions options;
       bool only8b;
+      int gemvLoads = 0;  // cuda::setGemvBatchLoads
     };
     const CudaBackendOptions defaults{.seed = 1};
     auto with = [&](auto change) {
@@ -489,32 +493,16 @@ int main(int argc, char** argv) {
         {"CUDA graphs", defaults, false},
         {"eager", with([](auto& o) { o.enforceEager = true; }), true},
         {"no row buckets", with([](auto& o) { o.bucketRows = false; }), true},
-        {"attention prefetch off", with([](auto& o) { o.attentionPrefetchL2 = 0.0; }), false},
-        {"attention prefetch 0.4 L2", with([](auto& o) { o.attentionPrefetchL2 = 0.4; }), false},
-        {"attention prefetch 0.6 L2", with([](auto& o) { o.attentionPrefetchL2 = 0.6; }), false},
-        {"attention prefetch 0.8 L2", with([](auto& o) { o.attentionPrefetchL2 = 0.8; }), false},
-        {"attention prefetch 0.6 L2, pdl around it", with([](auto& o) {
-           o.attentionPrefetchL2 = 0.6;
-           o.overlapAttention = true;
-         }),
-         false},
-        {"pdl around attention", with([](auto& o) {
-           o.attentionPrefetchL2 = 0.0;
-           o.overlapAttention = true;
-         }),
-         false},
         {"PDL", with([](auto& o) { o.overlapLaunches = true; }), false},
-        {"PDL, L2 prefetch of waves", with([](auto& o) {
-           o.overlapLaunches = true;
-           o.prefetchWeights = true;
-         }),
-         true},
+        {"GEMV batches of 4 loads", defaults, false, 4},
+        {"GEMV batches of 8 loads", defaults, false, 8},
     };
     for (std::size_t v = 0; v < variants.size(); ++v) {
       const Variant& variant = variants[v];
       const bool isDefault = v == 0, eager = variant.options.enforceEager,
                  noBuckets = !variant.options.bucketRows;
       if (variant.only8b && name != "qwen3-8b") continue;
+      cuda::setGemvBatchLoads(variant.gemvLoads);
       CudaBackend backend(c, nullptr, 1, variant.options);
       const int numBlocks = 20000;
       backend.allocateKvCache(numBlocks, kBlockSize);
@@ -534,6 +522,7 @@ int main(int argc, char** argv) {
       const double ms = median(times);
       const double floorMs = decodeBytes(c, 1, driver.meanContext()) / copyBandwidth * 1e3;
       const std::string label = name + " (" + variant.label + ")";
+      cuda::setGemvBatchLoads(0);
       std::printf("%-56s %12.3f %12.3f %9.1f%%\n", label.c_str(), ms, floorMs, 100.0 * floorMs / ms);
       decode1.push_back({{"model", name},
                          {"variant", variant.label},

@@ -14,7 +14,6 @@
 #include <string>
 #include <vector>
 
-#include "core/error.h"
 #include "engine/backend/cuda/cuda_backend.h"
 #include "engine/model/weights.h"
 
@@ -206,18 +205,23 @@ TEST(CudaKernels, QkNormRopeRotatesQInPlaceAndWritesKvToTheirSlots) {
   EXPECT_LT(relativeError(got, expected), 5e-3);
 }
 
+// Shapes: one warp a row with a partial batch; 8 batches a row (8 warps, one batch each); 17 batches and a
+// bit (4 warps looping). Each with batches of 4 and of 8 loads a lane (at 1-2 rows).
 TEST(CudaKernels, GemvMatchesTheReferenceForOneToEightRows) {
   SKIP_WITHOUT_GPU();
   std::mt19937 rng(4);
-  for (const auto& [n, k] : {std::pair{1001, 520}, std::pair{64, 8192}}) {
+  for (const auto& [n, k] : {std::pair{1001, 520}, std::pair{64, 8192}, std::pair{37, 17416}}) {
     const RandomBf16 w = randomBf16(static_cast<std::size_t>(n) * k, rng);
     DeviceVector<Bf16> dW(w.bits);
     for (int rows = 1; rows <= 8; ++rows) {
       const RandomBf16 x = randomBf16(static_cast<std::size_t>(rows) * k, rng);
       DeviceVector<Bf16> dX(x.bits), dY(std::vector<Bf16>(static_cast<std::size_t>(rows) * n, 0xffff));
       DeviceVector<float> dYf(std::vector<float>(static_cast<std::size_t>(rows) * n, NAN));
+      setGemvBatchLoads(rows % 2 == 0 ? 8 : 4);
       gemv(dY.get(), dX.get(), dW.get(), rows, n, k, nullptr);
+      setGemvBatchLoads(rows % 2 == 0 ? 4 : 8);
       gemv(dYf.get(), dX.get(), dW.get(), rows, n, k, nullptr);
+      setGemvBatchLoads(0);
       std::vector<double> expected;
       for (int m = 0; m < rows; ++m) {
         for (int o = 0; o < n; ++o) {
@@ -243,7 +247,7 @@ TEST(CudaKernels, GemvMatchesTheReferenceForOneToEightRows) {
 TEST(CudaKernels, NormedGemvChainMatchesTheNormGemvResidualAndSiluChain) {
   SKIP_WITHOUT_GPU();
   std::mt19937 rng(9);
-  const int k = 1040, n = 1000, inter = 4200, vocab = 999;  // down: k of 4200 takes two batches of loads
+  const int k = 1040, n = 1000, inter = 4200, vocab = 999;  // down: k of 4200 takes 5 warps a row
   const int maxRows = kGemvFusedRows;
   const RandomBf16 embedding = randomBf16(static_cast<std::size_t>(16) * k, rng, -3.0f, 3.0f),
                    inputNorm = randomBf16(k, rng, 0.5f, 1.5f), postNorm = randomBf16(k, rng, 0.5f, 1.5f),
@@ -295,7 +299,9 @@ TEST(CudaKernels, NormedGemvChainMatchesTheNormGemvResidualAndSiluChain) {
   };
 
   for (int rows = 1; rows <= maxRows; ++rows) {
-    for (const Launch overlap : {Launch::Plain, Launch::Dependent, Launch::DependentPrefetch}) {
+    for (const Launch overlap : {Launch::Plain, Launch::Dependent}) {
+      // Dependent launches also take batches of 8 loads a lane (plain ones 4, as these widths pick).
+      setGemvBatchLoads(overlap == Launch::Dependent ? 8 : 0);
       const std::string label =
           std::to_string(rows) + " rows, launch " + std::to_string(static_cast<int>(overlap));
       std::vector<std::int32_t> tokens{3, 11};
@@ -410,6 +416,7 @@ TEST(CudaKernels, NormedGemvChainMatchesTheNormGemvResidualAndSiluChain) {
           << label;
     }
   }
+  setGemvBatchLoads(0);
 }
 
 // A paged cache with random K and V, and the reference attention over it.
@@ -504,28 +511,12 @@ TEST(CudaKernels, DecodeAttentionMatchesTheReferenceForEverySplitCount) {
     DeviceVector<float> partials(
         std::vector<float>(static_cast<std::size_t>(decodeAttentionPartialFloats(4, c.heads, splits)), NAN));
     DeviceVector<Bf16> out(std::vector<Bf16>(4 * static_cast<std::size_t>(c.heads) * kHeadDim, 0xffff));
-    // With 8 splits the blocks also prefetch the value cache and part of the key cache into L2 (as the
-    // backend prefetches weights), which must change nothing.
-    L2Prefetch prefetch;
-    if (splits == 8) {
-      prefetch.data[0] = value.get();
-      prefetch.bytes[0] = static_cast<std::int64_t>(c.value.bits.size() * sizeof(Bf16));
-      prefetch.data[2] = key.get();
-      prefetch.bytes[2] = 4099;  // rounded down to 4096
-    }
     decodeAttention(out.get(), qkv.get(), c.qkvStride(), table, seqs.get(), 4, c.heads, cache, splits,
-                    partials.get(), counters.get(), DecodeRope{}, prefetch, splits == 32, nullptr);
+                    partials.get(), counters.get(), DecodeRope{}, splits == 32, nullptr);
     EXPECT_LT(relativeError(widen(out.read()), expected), 1e-2) << splits << " splits";
   }
   for (const unsigned count : counters.read())
     EXPECT_EQ(count, 0u);
-  L2Prefetch misaligned;
-  misaligned.data[1] = key.get() + 1;
-  misaligned.bytes[1] = 4096;
-  DeviceVector<Bf16> out(std::vector<Bf16>(4 * static_cast<std::size_t>(c.heads) * kHeadDim, 0));
-  EXPECT_THROW(decodeAttention(out.get(), qkv.get(), c.qkvStride(), table, seqs.get(), 4, c.heads, cache, 1,
-                               nullptr, counters.get(), DecodeRope{}, misaligned, false, nullptr),
-               ayar::Error);
 }
 
 TEST(CudaKernels, DecodeAttentionWithRopeNormsRotatesAndCachesTheNewToken) {
@@ -582,8 +573,8 @@ TEST(CudaKernels, DecodeAttentionWithRopeNormsRotatesAndCachesTheNewToken) {
     DeviceVector<Bf16> out(std::vector<Bf16>(4 * static_cast<std::size_t>(c.heads) * kHeadDim, 0xffff));
     decodeAttention(out.get(), qkv.get(), c.qkvStride(), table, seqs.get(), 4, c.heads, cache, splits,
                     partials.get(), counters.get(),
-                    DecodeRope{dQNorm.get(), dKNorm.get(), cosines.get(), sines.get(), 1e-6f}, L2Prefetch{},
-                    splits == 2, nullptr);
+                    DecodeRope{dQNorm.get(), dKNorm.get(), cosines.get(), sines.get(), 1e-6f}, splits == 2,
+                    nullptr);
     EXPECT_LT(relativeError(widen(out.read()), expected), 1e-2) << splits << " splits";
     const std::vector<double> k = widen(key.read()), v = widen(value.read());
     std::vector<double> got, want;
