@@ -772,9 +772,11 @@ struct GemvArgs {
   int span = 0;   // elements of a row per warp, a multiple of 8
 };
 
-constexpr int kGemvOneBatchWarps = 8;  // rows of up to 8 batches: one batch a warp
-constexpr int kGemvLoopWarps = 4;      // longer rows: 4 warps, looping
-constexpr int kGemvGroups = 2;         // features a block
+constexpr int kGemvLoads = 4;                    // 16-byte loads a lane in a batch
+constexpr int kGemvBatch = 32 * 8 * kGemvLoads;  // elements a warp covers per batch
+constexpr int kGemvOneBatchWarps = 8;            // rows of up to 8 batches: one batch a warp
+constexpr int kGemvLoopWarps = 4;                // longer rows: 4 warps, looping
+constexpr int kGemvGroups = 2;                   // features a block
 constexpr int kGemvMaxThreads = 32 * kGemvOneBatchWarps * kGemvGroups;
 
 template <typename T>
@@ -792,11 +794,8 @@ __device__ __forceinline__ float rmsScale(const double* sumSquares, int row, int
   return rsqrtf(static_cast<float>(sumSquares[row] / k) + eps);
 }
 
-// kLoads: 16-byte loads a lane in a batch (4 or 8).
-template <int M, typename OutT, GemvMode Mode, bool kLoop, int kLoads>
+template <int M, typename OutT, GemvMode Mode, bool kLoop>
 __global__ void __launch_bounds__(kGemvMaxThreads) gemvKernel(OutT* y, GemvArgs a) {
-  constexpr int kGemvLoads = kLoads;
-  constexpr int kGemvBatch = 32 * 8 * kLoads;  // elements a warp covers per batch
   __shared__ float partial[kGemvOneBatchWarps * kGemvGroups][M];
   __shared__ float squares[kGemvGroups][M];
   constexpr bool kSilu = Mode == GemvMode::NormedSiluMul;
@@ -924,21 +923,15 @@ __global__ void __launch_bounds__(kGemvMaxThreads) gemvKernel(OutT* y, GemvArgs 
   }
 }
 
-int gemvBatchLoads = 0;  // see setGemvBatchLoads
-
 template <typename OutT, GemvMode Mode>
 void launchGemv(OutT* y, GemvArgs a, int rows, Launch mode, Stream stream) {
   constexpr int kMostRows = Mode == GemvMode::Plain ? kGemvMaxRows : kGemvFusedRows;
   if (rows < 1 || rows > kMostRows || a.k <= 0 || a.k % 8 != 0)
     throw Error("gemv: rows must be 1.." + std::to_string(kMostRows) + " and k a positive multiple of 8");
-  // Batches of 8 loads a lane (2,048 elements) where they split the row evenly, at 1-2 rows.
-  const bool eight = rows <= kGemvFusedRows &&
-                     (gemvBatchLoads == 8 || (gemvBatchLoads == 0 && a.k % 2048 == 0 && a.k <= 8 * 2048));
-  const int batch = eight ? 2048 : 1024;
-  const int batches = (a.k + batch - 1) / batch;
+  const int batches = (a.k + kGemvBatch - 1) / kGemvBatch;
   const bool loop = batches > kGemvOneBatchWarps;
   a.warps = loop ? kGemvLoopWarps : batches;
-  a.span = loop ? (a.k / kGemvLoopWarps + 7) / 8 * 8 : batch;
+  a.span = loop ? (a.k / kGemvLoopWarps + 7) / 8 * 8 : kGemvBatch;
   const int blocks = Mode == GemvMode::NormedSiluMul ? a.n : (a.n + kGemvGroups - 1) / kGemvGroups;
   LaunchConfig launch(dim3(static_cast<unsigned>(blocks)),
                       dim3(static_cast<unsigned>(32 * a.warps * kGemvGroups)), 0, stream,
@@ -946,18 +939,10 @@ void launchGemv(OutT* y, GemvArgs a, int rows, Launch mode, Stream stream) {
   cudaError_t error = cudaErrorInvalidValue;
   auto start = [&](auto kernel) { return cudaLaunchKernelEx(&launch.config, kernel, y, a); };
   switch (rows) {
-#define AYAR_GEMV_CASE(M)                                                                                    \
-  case M:                                                                                                    \
-    if constexpr (M <= kMostRows) {                                                                          \
-      if constexpr (M <= kGemvFusedRows) {                                                                   \
-        if (eight) {                                                                                         \
-          error =                                                                                            \
-              loop ? start(gemvKernel<M, OutT, Mode, true, 8>) : start(gemvKernel<M, OutT, Mode, false, 8>); \
-          break;                                                                                             \
-        }                                                                                                    \
-      }                                                                                                      \
-      error = loop ? start(gemvKernel<M, OutT, Mode, true, 4>) : start(gemvKernel<M, OutT, Mode, false, 4>); \
-    }                                                                                                        \
+#define AYAR_GEMV_CASE(M)                                                                              \
+  case M:                                                                                              \
+    if constexpr (M <= kMostRows)                                                                      \
+      error = loop ? start(gemvKernel<M, OutT, Mode, true>) : start(gemvKernel<M, OutT, Mode, false>); \
     break;
     AYAR_GEMV_CASE(1)
     AYAR_GEMV_CASE(2)
@@ -1287,12 +1272,6 @@ void prefillAttention(Bf16* out, const Bf16* qkv, int qkvStride, const SeqTable&
   prefillAttentionKernel<<<grid, 128, kPrefillSharedBytes, stream>>>(asBf16(out), asBf16(qkv), qkvStride,
                                                                      table, seqs, numHeads, cache, scale);
   checkLaunch("prefillAttention");
-}
-
-void setGemvBatchLoads(int loads) {
-  if (loads != 0 && loads != 4 && loads != 8)
-    throw Error("setGemvBatchLoads: 0, 4 or 8, not " + std::to_string(loads));
-  gemvBatchLoads = loads;
 }
 
 void gemv(Bf16* y, const Bf16* x, const Bf16* w, int rows, int n, int k, Stream stream) {

@@ -95,11 +95,6 @@ inline constexpr int kGemvMaxRows = 8;
 void gemv(Bf16* y, const Bf16* x, const Bf16* w, int rows, int n, int k, Stream stream);
 void gemv(float* y, const Bf16* x, const Bf16* w, int rows, int n, int k, Stream stream);
 
-// How many 16-byte loads a lane issues at once in the GEMVs of 1-2 rows: 0 (the default) picks 8 where k is
-// a multiple of 2,048 up to 16,384 and 4 elsewhere; 4 or 8 force it. For bench_cuda_backend's comparisons;
-// not thread-safe against running launches.
-void setGemvBatchLoads(int loads);
-
 // The decode path's GEMVs, for steps of up to kGemvFusedRows rows, with the kernels around them folded
 // in. Each RMSNorm is split between the two GEMVs around it: the GEMV that updates the residual stream
 // also writes the new rows times the next norm's weight (in bf16) and adds their sums of squares into a

@@ -314,28 +314,6 @@ int main(int argc, char** argv) {
       }
     }
     {
-      // The plain GEMV at one row with batches of 4 and of 8 loads a lane forced (the rows above take the
-      // default: 8 where k is a multiple of 2,048 up to 16,384), on both models' layer shapes.
-      const ModelConfig big = *findModelPreset("qwen3-14b");
-      const int bigQkv = (big.numHeads + 2 * big.numKvHeads) * big.headDim, bigQ = big.numHeads * big.headDim;
-      for (const int loads : {4, 8}) {
-        cuda::setGemvBatchLoads(loads);
-        for (const auto& [label, n, k] :
-             {std::tuple{"qkv 6144x4096", qkvDim, hidden},
-              std::tuple{"o 4096x4096", hidden, c.numHeads * c.headDim},
-              std::tuple{"gate_up 24576x4096", 2 * inter, hidden},
-              std::tuple{"down 4096x12288", hidden, inter},
-              std::tuple{"qkv 7168x5120 (14b)", bigQkv, big.hiddenSize},
-              std::tuple{"o 5120x5120 (14b)", big.hiddenSize, bigQ},
-              std::tuple{"gate_up 34816x5120 (14b)", 2 * big.intermediateSize, big.hiddenSize},
-              std::tuple{"down 5120x17408 (14b)", big.hiddenSize, big.intermediateSize}}) {
-          row("gemv M=1 " + std::string(label) + ", " + std::to_string(loads) + " loads",
-              timeKernel([&] { cuda::gemv(y, x, w, 1, n, k, benchStream); }), 2.0 * n * k);
-        }
-      }
-      cuda::setGemvBatchLoads(0);
-    }
-    {
       const double ms = timeKernel([&] { cuda::gemv(yf, x, w, 1, c.vocabSize, hidden, benchStream); });
       row("gemv M=1 lm_head 151936x4096 (f32 out)", ms, 2.0 * c.vocabSize * hidden);
       const double normedMs = timeKernel([&] {
@@ -481,7 +459,6 @@ int main(int argc, char** argv) {
       const char* label;
       CudaBackendOptions options;
       bool only8b;
-      int gemvLoads = 0;  // cuda::setGemvBatchLoads
     };
     const CudaBackendOptions defaults{.seed = 1};
     auto with = [&](auto change) {
@@ -494,15 +471,12 @@ int main(int argc, char** argv) {
         {"eager", with([](auto& o) { o.enforceEager = true; }), true},
         {"no row buckets", with([](auto& o) { o.bucketRows = false; }), true},
         {"PDL", with([](auto& o) { o.overlapLaunches = true; }), false},
-        {"GEMV batches of 4 loads", defaults, false, 4},
-        {"GEMV batches of 8 loads", defaults, false, 8},
     };
     for (std::size_t v = 0; v < variants.size(); ++v) {
       const Variant& variant = variants[v];
       const bool isDefault = v == 0, eager = variant.options.enforceEager,
                  noBuckets = !variant.options.bucketRows;
       if (variant.only8b && name != "qwen3-8b") continue;
-      cuda::setGemvBatchLoads(variant.gemvLoads);
       CudaBackend backend(c, nullptr, 1, variant.options);
       const int numBlocks = 20000;
       backend.allocateKvCache(numBlocks, kBlockSize);
@@ -522,7 +496,6 @@ int main(int argc, char** argv) {
       const double ms = median(times);
       const double floorMs = decodeBytes(c, 1, driver.meanContext()) / copyBandwidth * 1e3;
       const std::string label = name + " (" + variant.label + ")";
-      cuda::setGemvBatchLoads(0);
       std::printf("%-56s %12.3f %12.3f %9.1f%%\n", label.c_str(), ms, floorMs, 100.0 * floorMs / ms);
       decode1.push_back({{"model", name},
                          {"variant", variant.label},

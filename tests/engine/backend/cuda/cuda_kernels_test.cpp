@@ -205,8 +205,8 @@ TEST(CudaKernels, QkNormRopeRotatesQInPlaceAndWritesKvToTheirSlots) {
   EXPECT_LT(relativeError(got, expected), 5e-3);
 }
 
-// Shapes: one warp a row with a partial batch; 8 batches a row (8 warps, one batch each); 17 batches and a
-// bit (4 warps looping). Each with batches of 4 and of 8 loads a lane (at 1-2 rows).
+// Shapes: one warp a row with a partial batch of loads; 8 batches a row (8 warps, one batch each); 17
+// batches and a bit (4 warps looping).
 TEST(CudaKernels, GemvMatchesTheReferenceForOneToEightRows) {
   SKIP_WITHOUT_GPU();
   std::mt19937 rng(4);
@@ -217,11 +217,8 @@ TEST(CudaKernels, GemvMatchesTheReferenceForOneToEightRows) {
       const RandomBf16 x = randomBf16(static_cast<std::size_t>(rows) * k, rng);
       DeviceVector<Bf16> dX(x.bits), dY(std::vector<Bf16>(static_cast<std::size_t>(rows) * n, 0xffff));
       DeviceVector<float> dYf(std::vector<float>(static_cast<std::size_t>(rows) * n, NAN));
-      setGemvBatchLoads(rows % 2 == 0 ? 8 : 4);
       gemv(dY.get(), dX.get(), dW.get(), rows, n, k, nullptr);
-      setGemvBatchLoads(rows % 2 == 0 ? 4 : 8);
       gemv(dYf.get(), dX.get(), dW.get(), rows, n, k, nullptr);
-      setGemvBatchLoads(0);
       std::vector<double> expected;
       for (int m = 0; m < rows; ++m) {
         for (int o = 0; o < n; ++o) {
@@ -300,8 +297,6 @@ TEST(CudaKernels, NormedGemvChainMatchesTheNormGemvResidualAndSiluChain) {
 
   for (int rows = 1; rows <= maxRows; ++rows) {
     for (const Launch overlap : {Launch::Plain, Launch::Dependent}) {
-      // Dependent launches also take batches of 8 loads a lane (plain ones 4, as these widths pick).
-      setGemvBatchLoads(overlap == Launch::Dependent ? 8 : 0);
       const std::string label =
           std::to_string(rows) + " rows, launch " + std::to_string(static_cast<int>(overlap));
       std::vector<std::int32_t> tokens{3, 11};
@@ -416,7 +411,6 @@ TEST(CudaKernels, NormedGemvChainMatchesTheNormGemvResidualAndSiluChain) {
           << label;
     }
   }
-  setGemvBatchLoads(0);
 }
 
 // A paged cache with random K and V, and the reference attention over it.
