@@ -371,6 +371,18 @@ int main(int argc, char** argv) {
               ms, 2.0 * 2.0 * count * context * kvDim);
         }
         if (count == 1 && context == 256) {
+          // The batch-1 decode path's attention at other split counts than the backend's choice.
+          for (const int other : {1, 2, 8}) {
+            float* more = deviceAlloc<float>(cuda::decodeAttentionPartialFloats(1, c.numHeads, other));
+            const cuda::DecodeRope rope{x, x, ropeCos, ropeSin, 1e-6f};
+            const double ms = timeKernel([&] {
+              cuda::decodeAttention(o, q, qkvDim, table, d + 3, 1, c.numHeads, cache, other, more, counters,
+                                    rope, false, benchStream);
+            });
+            row("decode attention +rope 1 x 256 keys, " + std::to_string(other) + " splits", ms,
+                2.0 * 2.0 * context * kvDim);
+            cudaFree(more);
+          }
           // The batch-1 decode path's attention (with rope) and the o GEMV after it, as a pair, the GEMV
           // launched plainly and as a programmatic dependent. Each of a graph's 20 pairs reads its own copy
           // of the weights, so none is in L2 from the one before. The bytes are the o weights'.
