@@ -9,6 +9,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <string>
 #include <utility>
 
@@ -222,6 +223,7 @@ __global__ void qkNormRopeKvWriteKernel(bf16* qkv, const bf16* qNorm, const bf16
 
 constexpr int kDecodeThreads = 128;
 constexpr int kDecodeTile = 64;
+constexpr int kDecodeSlice = 16;  // partitions are multiples of it: short contexts spread over more blocks
 constexpr int kDecodePitch = kHeadDim + 8;  // bf16 row pitch of the tiles: 272 bytes, no bank conflicts
 constexpr std::size_t kDecodeTileBytes =
     2 * 2 * kDecodeTile * kDecodePitch * sizeof(bf16);  // 2 stages, K and V
@@ -266,7 +268,7 @@ __global__ void __launch_bounds__(kDecodeThreads)
   const std::int32_t* blockTable =
       table.blockTables + static_cast<std::int64_t>(seq) * table.blockTableStride;
   int partition = (context + splits - 1) / splits;
-  partition = (partition + kDecodeTile - 1) / kDecodeTile * kDecodeTile;
+  partition = (partition + kDecodeSlice - 1) / kDecodeSlice * kDecodeSlice;
   const int begin = min(context, split * partition);
   const int end = min(context, begin + partition);
   const int tid = threadIdx.x;
@@ -373,9 +375,10 @@ __global__ void __launch_bounds__(kDecodeThreads)
       __syncthreads();
     }
 
-    // Scores: half-warp h takes keys h, h + 8, ...; rows past `valid` are computed but not kept (the
-    // shuffles need the whole warp).
-    for (int r = tid >> 4; r < kDecodeTile; r += kDecodeThreads / 16) {
+    // Scores: half-warp h takes keys h, h + 8, ... up to `valid` rounded up to 8 (every lane of a warp
+    // takes part in the shuffles, so the rows past `valid` are computed but not kept).
+    const int scored = (valid + 7) / 8 * 8;
+    for (int r = tid >> 4; r < scored; r += kDecodeThreads / 16) {
       float k[8];
       unpack8(*reinterpret_cast<const uint4*>(keyTile + r * kDecodePitch + lane16 * 8), k);
 #pragma unroll
@@ -394,7 +397,8 @@ __global__ void __launch_bounds__(kDecodeThreads)
 
     // Online softmax, a warp per head.
     for (int g = warp; g < G; g += kDecodeThreads / 32) {
-      const float s0 = probs[g * kDecodeTile + lane], s1 = probs[g * kDecodeTile + lane + 32];
+      const float s0 = lane < scored ? probs[g * kDecodeTile + lane] : -INFINITY;
+      const float s1 = lane + 32 < scored ? probs[g * kDecodeTile + lane + 32] : -INFINITY;
       const float oldMax = runMax[g];
       const float newMax = fmaxf(oldMax, warpMax(fmaxf(s0, s1)));  // finite: valid >= 1
       const float p0 = __expf(s0 - newMax), p1 = __expf(s1 - newMax);
@@ -416,8 +420,7 @@ __global__ void __launch_bounds__(kDecodeThreads)
       acc[g][0] *= rescale[g];
       acc[g][1] *= rescale[g];
     }
-    const int stop = min(valid, (keyHalf + 1) * (kDecodeTile / 2));
-    for (int j = keyHalf * (kDecodeTile / 2); j < stop; ++j) {
+    for (int j = keyHalf; j < valid; j += 2) {
       const float2 v = __bfloat1622float2(
           *reinterpret_cast<const __nv_bfloat162*>(valueTile + j * kDecodePitch + 2 * pair));
 #pragma unroll
@@ -957,6 +960,260 @@ void launchGemv(OutT* y, GemvArgs a, int rows, Launch mode, Stream stream) {
   checkLaunchResult(error, "gemv");
 }
 
+// ---------------------------------------------------------------------------------------------------
+// The MLP half of a decode layer at 1-2 rows in one persistent launch: the o projection adding into the
+// residual stream, gate/up with SiLU * mul, and down adding into the residual stream, as three phases
+// separated by grid-wide barriers. Every block stays resident and walks its share of all three phases as
+// one stream of weight batches, each batch's loads issued before the one before it is used, so the
+// memory keeps streaming across the phase boundaries (the first loads of a phase leave before its
+// barrier; only its x and epilogue inputs wait for it) and no block is launched twice. The math per
+// feature is the split-K GEMV's above (4 warps a feature, 2 features a block; gate/up: a feature's gate
+// and up rows), with x read from shared memory, staged once a phase.
+
+constexpr int kMlpThreads = 256;
+constexpr int kMlpWarpsPerFeature = 4;
+
+struct MlpArgs {
+  const bf16* attention = nullptr;  // [rows, qDim]
+  const bf16* o = nullptr;          // [hidden, qDim]
+  const bf16* gateUp = nullptr;     // [2 intermediate, hidden]
+  const bf16* down = nullptr;       // [hidden, intermediate]
+  const bf16* postNorm = nullptr;   // [hidden]
+  const bf16* nextNorm = nullptr;   // [hidden]
+  bf16* activated = nullptr;        // [rows, intermediate]
+  float* residual = nullptr;        // [rows, hidden]
+  bf16* weighted = nullptr;         // [rows, hidden]
+  double* inputSums = nullptr;      // [rows]: cleared, then the new residual's sums of squares
+  double* postSums = nullptr;       // [rows]: zero before; the post-attention sums, cleared after use
+  unsigned* barrier = nullptr;      // zero before the launch, zero after
+  float eps = 0.0f;
+  int hidden = 0, qDim = 0, intermediate = 0;
+};
+
+struct MlpPhase {
+  const bf16* w;
+  const bf16* x;
+  int n, k, items, span, batches;
+};
+
+__device__ __forceinline__ MlpPhase mlpPhase(const MlpArgs& a, int phase) {
+  MlpPhase p{};
+  if (phase == 0) {
+    p = {a.o, a.attention, a.hidden, a.qDim, (a.hidden + 1) / 2, 0, 0};
+  } else if (phase == 1) {
+    p = {a.gateUp, a.weighted, a.intermediate, a.hidden, a.intermediate, 0, 0};
+  } else {
+    p = {a.down, a.activated, a.hidden, a.intermediate, (a.hidden + 1) / 2, 0, 0};
+  }
+  p.span = (p.k / kMlpWarpsPerFeature + 7) / 8 * 8;
+  p.batches = (p.span + kGemvBatch - 1) / kGemvBatch;
+  return p;
+}
+
+// The grid-wide barrier: a block arrives once its writes are out, and waits until `target` blocks have.
+__device__ __forceinline__ void mlpArrive(unsigned* barrier) {
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    __threadfence();
+    atomicAdd(barrier, 1u);
+  }
+}
+__device__ __forceinline__ void mlpWait(unsigned* barrier, unsigned target) {
+  if (threadIdx.x == 0) {
+    unsigned seen = 0;
+    do {
+      asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(barrier) : "memory");
+    } while (seen < target);
+  }
+  __syncthreads();
+}
+
+template <int M>
+__global__ void __launch_bounds__(kMlpThreads) mlpKernel(MlpArgs a) {
+  extern __shared__ __align__(16) unsigned char mlpShared[];
+  bf16* xs = reinterpret_cast<bf16*>(mlpShared);  // [M][k] of the current phase
+  __shared__ float partial[kMlpThreads / 32][M];
+  __shared__ float squares[2][M];
+  __shared__ float scales[M];
+  const int warp = threadIdx.x >> 5;
+  const int lane = threadIdx.x & 31;
+  const int group = warp / kMlpWarpsPerFeature;
+  const int quarter = warp % kMlpWarpsPerFeature;
+  const int blocks = static_cast<int>(gridDim.x);
+  const int me = static_cast<int>(blockIdx.x);
+  constexpr int kStep = 32 * 8;
+
+  // The weight batch of (phase, item j of this block, batch t) for this warp's lanes.
+  uint4 next[kGemvLoads];
+  auto load = [&](int phase, int j, int t) {
+    const MlpPhase p = mlpPhase(a, phase);
+    const int item = me + j * blocks;
+    const int feature = phase == 1 ? item : item * 2 + group;
+    const bool active = item < p.items && feature < p.n;
+    const std::int64_t row = phase == 1 ? static_cast<std::int64_t>(group) * p.n + feature : feature;
+    const uint4* w = reinterpret_cast<const uint4*>(p.w + (active ? row : 0) * p.k);
+    const int kEnd = min(p.k, quarter * p.span + p.span);
+    const int base = quarter * p.span + t * kGemvBatch + lane * 8;
+#pragma unroll
+    for (int u = 0; u < kGemvLoads; ++u) {
+      const int i = base + u * kStep;
+      next[u] = active && i < kEnd ? __ldcs(w + i / 8) : make_uint4(0, 0, 0, 0);
+    }
+  };
+  auto itemsOf = [&](int phase) {
+    const MlpPhase p = mlpPhase(a, phase);
+    return p.items > me ? (p.items - 1 - me) / blocks + 1 : 0;
+  };
+  // The step after (phase, j, t): the next batch, the next item, or the next phase's first.
+  auto advance = [&](int& phase, int& j, int& t) {
+    if (++t < mlpPhase(a, phase).batches) return true;
+    t = 0;
+    if (++j < itemsOf(phase)) return true;
+    j = 0;
+    while (++phase < 3)
+      if (itemsOf(phase) > 0) return true;
+    return false;
+  };
+
+  // The launch gives every block at least one item of each phase (see decodeMlp).
+  if (me == 0 && threadIdx.x < M) a.inputSums[threadIdx.x] = 0.0;  // the qkv GEMV has read them
+  int nextPhase = 0, nextJ = 0, nextT = 0;
+  bool more = true;
+  load(0, 0, 0);
+
+  for (int phase = 0; phase < 3; ++phase) {
+    const MlpPhase p = mlpPhase(a, phase);
+    if (phase > 0) mlpWait(a.barrier, static_cast<unsigned>(phase * blocks));
+    // x of this phase into shared memory; the epilogue's per-phase inputs.
+    for (int i = threadIdx.x * 8; i < M * p.k; i += kMlpThreads * 8)  // rows of x are contiguous
+      *reinterpret_cast<uint4*>(xs + i) = __ldcg(reinterpret_cast<const uint4*>(p.x + i));
+    if (phase == 1 && threadIdx.x < M)
+      scales[threadIdx.x] = rsqrtf(static_cast<float>(__ldcg(a.postSums + threadIdx.x) / p.k) + a.eps);
+    if (phase == 2 && me == 0 && threadIdx.x < M) a.postSums[threadIdx.x] = 0.0;  // gate/up has read them
+    __syncthreads();
+
+    const int count = itemsOf(phase);
+    for (int j = 0; j < count; ++j) {
+      const int item = me + j * blocks;
+      const int feature = phase == 1 ? item : item * 2 + group;
+      const bool writes = quarter == 0 && lane < M && feature < p.n && (phase != 1 || group == 0);
+      float residualValue = 0.0f, normValue = 0.0f;
+      if (writes && phase != 1) {
+        residualValue = __ldcg(a.residual + static_cast<std::int64_t>(lane) * p.n + feature);
+        normValue = __bfloat162float((phase == 0 ? a.postNorm : a.nextNorm)[feature]);
+      }
+      float acc[M];
+#pragma unroll
+      for (int m = 0; m < M; ++m)
+        acc[m] = 0.0f;
+      const int kEnd = min(p.k, quarter * p.span + p.span);
+      for (int t = 0; t < p.batches; ++t) {
+        uint4 raw[kGemvLoads];
+#pragma unroll
+        for (int u = 0; u < kGemvLoads; ++u)
+          raw[u] = next[u];
+        more = more && advance(nextPhase, nextJ, nextT);
+        if (more) load(nextPhase, nextJ, nextT);
+        const int base = quarter * p.span + t * kGemvBatch + lane * 8;
+#pragma unroll
+        for (int u = 0; u < kGemvLoads; ++u) {
+          const int i = base + u * kStep;
+          if (i >= kEnd) break;
+          float wv[8];
+          unpack8(raw[u], wv);
+#pragma unroll
+          for (int m = 0; m < M; ++m) {
+            float xv[8];
+            unpack8(*reinterpret_cast<const uint4*>(xs + m * p.k + i), xv);
+#pragma unroll
+            for (int d = 0; d < 8; ++d)
+              acc[m] += wv[d] * xv[d];
+          }
+        }
+      }
+#pragma unroll
+      for (int m = 0; m < M; ++m) {
+        const float total = warpSum(acc[m]);
+        if (lane == 0) partial[warp][m] = total;
+      }
+      __syncthreads();
+      auto sumOf = [&](int firstWarp, int m) {
+        float total = 0.0f;
+#pragma unroll
+        for (int q = 0; q < kMlpWarpsPerFeature; ++q)
+          total += partial[firstWarp + q][m];
+        return total;
+      };
+      if (phase == 1) {
+        if (writes) {
+          const float gate = sumOf(0, lane) * scales[lane];
+          const float up = sumOf(kMlpWarpsPerFeature, lane) * scales[lane];
+          a.activated[static_cast<std::int64_t>(lane) * p.n + feature] =
+              __float2bfloat16(gate / (1.0f + __expf(-gate)) * up);
+        }
+      } else {
+        if (quarter == 0 && lane < M) {
+          float square = 0.0f;
+          if (writes) {
+            const std::int64_t at = static_cast<std::int64_t>(lane) * p.n + feature;
+            const float value = residualValue + sumOf(warp, lane);
+            a.residual[at] = value;
+            a.weighted[at] = __float2bfloat16(value * normValue);
+            square = value * value;
+          }
+          squares[group][lane] = square;
+        }
+        __syncthreads();
+        if (threadIdx.x < M)
+          atomicAdd((phase == 0 ? a.postSums : a.inputSums) + threadIdx.x,
+                    static_cast<double>(squares[0][threadIdx.x] + squares[1][threadIdx.x]));
+      }
+      __syncthreads();  // partial and squares are reused by the next item
+    }
+    if (phase < 2) mlpArrive(a.barrier);
+  }
+  // The last block out leaves the barrier at zero for the next launch.
+  if (threadIdx.x == 0 && atomicAdd(a.barrier, 1u) == 3u * static_cast<unsigned>(blocks) - 1u)
+    *a.barrier = 0u;
+}
+
+template <int M>
+void launchMlp(const MlpArgs& a, Stream stream) {
+  const std::size_t sharedBytes =
+      static_cast<std::size_t>(M) * std::max({a.qDim, a.hidden, a.intermediate}) * sizeof(bf16);
+  // Blocks that fit at once with this much shared memory, asked once per size.
+  static std::map<std::size_t, int> fitting;
+  auto found = fitting.find(sharedBytes);
+  if (found == fitting.end()) {
+    int ordinal = 0, multiprocessors = 0, perMultiprocessor = 0;
+    cudaGetDevice(&ordinal);
+    cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, ordinal);
+    if (cudaFuncSetAttribute(mlpKernel<M>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             static_cast<int>(sharedBytes)) != cudaSuccess ||
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perMultiprocessor, mlpKernel<M>, kMlpThreads,
+                                                      sharedBytes) != cudaSuccess ||
+        perMultiprocessor < 1) {
+      cudaGetLastError();
+      throw Error("decodeMlp: the device cannot hold a block with " + std::to_string(sharedBytes >> 10) +
+                  " KiB of shared memory");
+    }
+    found = fitting.emplace(sharedBytes, perMultiprocessor * multiprocessors).first;
+  }
+  // Every block gets at least one item of each phase.
+  const int blocks = std::min({found->second, (a.hidden + 1) / 2, a.intermediate});
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(static_cast<unsigned>(blocks));
+  config.blockDim = dim3(kMlpThreads);
+  config.dynamicSmemBytes = sharedBytes;
+  config.stream = stream;
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeCooperative;  // all blocks resident at once, or the launch fails
+  attribute.val.cooperative = 1;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  checkLaunchResult(cudaLaunchKernelEx(&config, mlpKernel<M>, a), "decodeMlp");
+}
+
 // The embedding of a decode-path step: residual = the token's row, weighted = bf16(residual * norm),
 // sumSquares = the row's sum of squares, clear = 0. One block per row.
 __global__ void embedRowsNormedKernel(float* residual, bf16* weighted, double* sumSquares, double* clear,
@@ -1346,6 +1603,36 @@ void gemvAddResidualNormed(const NormedRows& out, double* clear, const Bf16* nex
   a.n = n;
   a.k = k;
   launchGemv<bf16, GemvMode::AddResidualNormed>(nullptr, a, rows, launch, stream);
+}
+
+void decodeMlp(const DecodeMlp& mlp, const NormedRows& stream, double* postSums, float eps, unsigned* barrier,
+               int rows, Stream cudaStream) {
+  if (rows < 1 || rows > kGemvFusedRows)
+    throw Error("decodeMlp: rows must be 1.." + std::to_string(kGemvFusedRows));
+  if (mlp.hidden % 8 != 0 || mlp.qDim % 8 != 0 || mlp.intermediate % 8 != 0)
+    throw Error("decodeMlp: the widths must be multiples of 8");
+  MlpArgs a;
+  a.attention = asBf16(mlp.attention);
+  a.o = asBf16(mlp.o);
+  a.gateUp = asBf16(mlp.gateUp);
+  a.down = asBf16(mlp.down);
+  a.postNorm = asBf16(mlp.postNorm);
+  a.nextNorm = asBf16(mlp.nextNorm);
+  a.activated = asBf16(mlp.activated);
+  a.residual = stream.residual;
+  a.weighted = asBf16(stream.weighted);
+  a.inputSums = stream.sumSquares;
+  a.postSums = postSums;
+  a.barrier = barrier;
+  a.eps = eps;
+  a.hidden = mlp.hidden;
+  a.qDim = mlp.qDim;
+  a.intermediate = mlp.intermediate;
+  if (rows == 1) {
+    launchMlp<1>(a, cudaStream);
+  } else {
+    launchMlp<2>(a, cudaStream);
+  }
 }
 
 void sampleTokens(std::int32_t* tokens, const float* logits, int rows, int vocab, const SampleParams& params,

@@ -354,7 +354,7 @@ int main(int argc, char** argv) {
         cudaMemcpy(d, host.data(), host.size() * sizeof(std::int32_t), cudaMemcpyHostToDevice);
         const cuda::SeqTable table{d, d + count, d + 2 * count, d + 4 * count, perSeq};
         int splits = 1;  // as the backend chooses them
-        while (count * c.numKvHeads * splits < 264 && splits * 64 < context)
+        while (count * c.numKvHeads * splits < 264 && splits * 16 < context)
           splits *= 2;
         float* partials = deviceAlloc<float>(cuda::decodeAttentionPartialFloats(count, c.numHeads, splits));
         auto* counters = deviceAlloc<unsigned>(std::int64_t{count} * c.numKvHeads);
@@ -372,7 +372,7 @@ int main(int argc, char** argv) {
         }
         if (count == 1 && context == 256) {
           // The batch-1 decode path's attention at other split counts than the backend's choice.
-          for (const int other : {1, 2, 8}) {
+          for (const int other : {1, 2, 4, 8}) {
             float* more = deviceAlloc<float>(cuda::decodeAttentionPartialFloats(1, c.numHeads, other));
             const cuda::DecodeRope rope{x, x, ropeCos, ropeSin, 1e-6f};
             const double ms = timeKernel([&] {
@@ -483,6 +483,7 @@ int main(int argc, char** argv) {
         {"eager", with([](auto& o) { o.enforceEager = true; }), true},
         {"no row buckets", with([](auto& o) { o.bucketRows = false; }), true},
         {"PDL", with([](auto& o) { o.overlapLaunches = true; }), false},
+        {"persistent MLP", with([](auto& o) { o.persistentMlp = true; }), false},
     };
     for (std::size_t v = 0; v < variants.size(); ++v) {
       const Variant& variant = variants[v];
