@@ -166,14 +166,23 @@ int nextPowerOfTwo(int value) {
   return p;
 }
 
-// Splits of the decode attention: enough blocks to fill the GPU twice when the batch alone does not,
-// without partitions under 16 keys (a tile's scores and P V cost in proportion to its keys, so a short
-// context's keys are better spread over more blocks: at 256 keys 16-key partitions against whole 64-key
-// tiles). A power of two, so that decode graphs come in few variants.
+int previousPowerOfTwo(int value) {
+  int p = 1;
+  while (2 * p <= value)
+    p *= 2;
+  return p;
+}
+
+// Splits of the decode attention: enough blocks to fill the GPU twice when the batch alone does not, in
+// partitions of whole 64-key tiles; where that leaves fewer than 16 splits, partitions down to 16 keys
+// (a tile's scores and P V cost in proportion to its keys). Measured on an H200 at batch 1: 256 keys in
+// 16 splits of 16 keys 8.0 us against 9.8 us in 4 tiles; 1,024 keys in 16 tiles 10.2 us against 17.7 us
+// in 64 splits of 16 keys. Powers of two, so that decode graphs come in few variants.
 int decodeSplits(int count, int maxContext, int kvHeads, int multiprocessors) {
   const int wanted = (2 * multiprocessors + count * kvHeads - 1) / (count * kvHeads);
-  const int most = std::max(1, (maxContext + 15) / 16);
-  return nextPowerOfTwo(std::min(wanted, most));
+  const int tiles = nextPowerOfTwo(std::min(wanted, std::max(1, (maxContext + 63) / 64)));
+  const int slices = previousPowerOfTwo(std::min({wanted, 16, std::max(1, (maxContext + 15) / 16)}));
+  return std::max(tiles, slices);
 }
 
 }  // namespace
@@ -202,8 +211,7 @@ struct CudaBackend::State {
   DeviceArray<float> residual;
   DeviceArray<Bf16> normed, qkv, attention, projected, gateUp, activated, finalNormed;
   DeviceArray<float> logits, decodePartials;
-  DeviceArray<unsigned> mlpBarrier;  // cuda::decodeMlp's grid barrier, zero between launches
-  DeviceArray<double> sumSquares;    // the decode path's two norm slots of kGemvRows rows (see forward)
+  DeviceArray<double> sumSquares;  // the decode path's two norm slots of kGemvRows rows (see forward)
   DeviceArray<std::int32_t> sampled;
   DeviceArray<unsigned> decodeCounters;  // [seq][kvHead], zero between launches
   std::int64_t partialCap = 0;
@@ -389,20 +397,6 @@ struct CudaBackend::State {
         const bool last = layer + 1 == c.numLayers;
         const Bf16* nextNorm =
             last ? finalNorm.get() : layers[static_cast<std::size_t>(layer) + 1].inputLayernorm.get();
-        if (options.persistentMlp) {
-          const cuda::DecodeMlp mlp{attention.get(),
-                                    w.oProj.get(),
-                                    w.gateUpProj.get(),
-                                    w.downProj.get(),
-                                    w.postAttentionLayernorm.get(),
-                                    nextNorm,
-                                    activated.get(),
-                                    c.hiddenSize,
-                                    qDim,
-                                    c.intermediateSize};
-          cuda::decodeMlp(mlp, toInputNorm, postSlot, eps, mlpBarrier.get(), rows, stream);
-          continue;
-        }
         cuda::gemvAddResidualNormed(toPostNorm, inputSlot, w.postAttentionLayernorm.get(), attention.get(),
                                     w.oProj.get(), rows, c.hiddenSize, qDim, launch, stream);
         cuda::gemvNormedSiluMul(activated.get(), normed.get(), postSlot, eps, w.gateUpProj.get(), rows,
@@ -505,8 +499,6 @@ CudaBackend::CudaBackend(const ModelConfig& config, const Weights* hostWeights, 
   s.embedTokens.resize(std::int64_t{config.vocabSize} * hidden);
   s.finalNorm.resize(hidden);
   s.sumSquares.resize(2 * kGemvRows);
-  s.mlpBarrier.resize(1);
-  check(cudaMemset(s.mlpBarrier.get(), 0, sizeof(unsigned)), "cudaMemset");
   if (!config.tieWordEmbeddings) s.lmHead.resize(std::int64_t{config.vocabSize} * hidden);
   s.layers.resize(static_cast<std::size_t>(config.numLayers));
   for (LayerDeviceWeights& w : s.layers) {

@@ -132,26 +132,6 @@ void gemvNormedSiluMul(Bf16* activated, const Bf16* weighted, const double* sumS
 void gemvAddResidualNormed(const NormedRows& out, double* clear, const Bf16* nextNorm, const Bf16* x,
                            const Bf16* w, int rows, int n, int k, Launch launch, Stream stream);
 
-// The three GEMVs after the decode attention at 1-2 rows in one persistent launch (grid-wide barriers
-// between them), with the results of gemvAddResidualNormed(o), gemvNormedSiluMul and
-// gemvAddResidualNormed(down) in that order: stream.residual += attention Wo^T, weighted by postNorm into
-// postSums (zero before) and stream.sumSquares cleared; activated = silu(h Wgate^T) * (h Wup^T) with h the
-// post-attention norm; stream.residual += activated Wdown^T, weighted by nextNorm into stream.sumSquares,
-// and postSums cleared. barrier is one unsigned, zero before the first launch; each launch leaves it zero.
-// The launch is cooperative: every block must fit on the GPU at once, or it fails.
-struct DecodeMlp {
-  const Bf16* attention = nullptr;  // [rows, qDim]
-  const Bf16* o = nullptr;          // [hidden, qDim]
-  const Bf16* gateUp = nullptr;     // [2 intermediate, hidden]
-  const Bf16* down = nullptr;       // [hidden, intermediate]
-  const Bf16* postNorm = nullptr;   // [hidden]
-  const Bf16* nextNorm = nullptr;   // [hidden]
-  Bf16* activated = nullptr;        // [rows, intermediate]
-  int hidden = 0, qDim = 0, intermediate = 0;
-};
-void decodeMlp(const DecodeMlp& mlp, const NormedRows& stream, double* postSums, float eps, unsigned* barrier,
-               int rows, Stream cudaStream);
-
 // One row per sequence that samples: temperature (<= 0: greedy), top-p (>= 1: off), top-k (<= 0: off)
 // and the uniform draw u in [0, 1) that picks the token by inverse CDF over the kept tokens in id order.
 struct SampleParams {

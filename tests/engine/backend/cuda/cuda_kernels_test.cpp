@@ -8,12 +8,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <memory>
 #include <numeric>
 #include <random>
 #include <set>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "engine/backend/cuda/cuda_backend.h"
@@ -235,88 +233,6 @@ TEST(CudaKernels, GemvMatchesTheReferenceForOneToEightRows) {
       EXPECT_LT(relativeError(widen(dY.read()), expected), 5e-3) << n << "x" << k << " rows " << rows;
       EXPECT_LT(relativeError(std::vector<double>(yf.begin(), yf.end()), expected), 1e-4)
           << n << "x" << k << " rows " << rows;
-    }
-  }
-}
-
-// The persistent MLP launch against the three GEMVs it replaces, from the same state, for 1 and 2 rows: at
-// a width where every block takes one o/down item, and at a narrow one where each block walks many
-// gate/up items. Launched twice, to show the barrier was left at zero.
-TEST(CudaKernels, DecodeMlpMatchesTheThreeGemvsItReplaces) {
-  SKIP_WITHOUT_GPU();
-  std::mt19937 rng(21);
-  for (const auto& [hidden, qDim, inter] : {std::tuple{1040, 1000, 4200}, std::tuple{64, 128, 4200}}) {
-    const RandomBf16 o = randomBf16(static_cast<std::size_t>(hidden) * qDim, rng),
-                     gateUp = randomBf16(2 * static_cast<std::size_t>(inter) * hidden, rng),
-                     down = randomBf16(static_cast<std::size_t>(hidden) * inter, rng),
-                     postNorm = randomBf16(hidden, rng, 0.5f, 1.5f),
-                     nextNorm = randomBf16(hidden, rng, 0.5f, 1.5f);
-    DeviceVector<Bf16> dO(o.bits), dGateUp(gateUp.bits), dDown(down.bits), dPostNorm(postNorm.bits),
-        dNextNorm(nextNorm.bits);
-    for (int rows = 1; rows <= kGemvFusedRows; ++rows) {
-      const std::string label = std::to_string(hidden) + " wide, " + std::to_string(rows) + " rows";
-      const RandomBf16 attention = randomBf16(static_cast<std::size_t>(rows) * qDim, rng);
-      std::vector<float> residual0(static_cast<std::size_t>(rows) * hidden);
-      for (float& v : residual0)
-        v = std::uniform_real_distribution<float>(-2.0f, 2.0f)(rng);
-      DeviceVector<Bf16> dAttention(attention.bits);
-      struct State {
-        DeviceVector<float> residual;
-        DeviceVector<Bf16> weighted, activated;
-        DeviceVector<double> sums;  // [input rows | post rows]
-      };
-      auto fresh = [&] {
-        return std::unique_ptr<State>(
-            new State{DeviceVector<float>(residual0),
-                      DeviceVector<Bf16>(std::vector<Bf16>(static_cast<std::size_t>(rows) * hidden, 0xffff)),
-                      DeviceVector<Bf16>(std::vector<Bf16>(static_cast<std::size_t>(rows) * inter, 0xffff)),
-                      DeviceVector<double>(std::vector<double>(2 * static_cast<std::size_t>(rows), 0.0))});
-      };
-      auto chain = fresh(), fused = fresh();
-      for (State* st : {chain.get(), fused.get()})  // the input norm's sums, read by the qkv GEMV before
-        EXPECT_EQ(cudaMemset(st->sums.get(), 0x3f, rows * sizeof(double)), cudaSuccess);
-      {
-        State& st = *chain;
-        double* input = st.sums.get();
-        double* post = st.sums.get() + rows;
-        gemvAddResidualNormed(NormedRows{st.residual.get(), st.weighted.get(), post}, input, dPostNorm.get(),
-                              dAttention.get(), dO.get(), rows, hidden, qDim, Launch::Plain, nullptr);
-        gemvNormedSiluMul(st.activated.get(), st.weighted.get(), post, 1e-6f, dGateUp.get(), rows, inter,
-                          hidden, Launch::Plain, nullptr);
-        gemvAddResidualNormed(NormedRows{st.residual.get(), st.weighted.get(), input}, post, dNextNorm.get(),
-                              st.activated.get(), dDown.get(), rows, hidden, inter, Launch::Plain, nullptr);
-      }
-      DeviceVector<unsigned> barrier(std::vector<unsigned>{0u});
-      const DecodeMlp mlp{dAttention.get(), dO.get(), dGateUp.get(), dDown.get(), dPostNorm.get(),
-                          dNextNorm.get(),  nullptr,  hidden,        qDim,        inter};
-      for (int launch = 0; launch < 2; ++launch) {
-        if (launch == 1) {
-          fused = fresh();
-          EXPECT_EQ(cudaMemset(fused->sums.get(), 0x3f, rows * sizeof(double)), cudaSuccess);
-        }
-        State& st = *fused;
-        DecodeMlp here = mlp;
-        here.activated = st.activated.get();
-        decodeMlp(here, NormedRows{st.residual.get(), st.weighted.get(), st.sums.get()}, st.sums.get() + rows,
-                  1e-6f, barrier.get(), rows, nullptr);
-        EXPECT_EQ(barrier.read()[0], 0u) << label;
-        const std::vector<float> wantResidual = chain->residual.read(), gotResidual = st.residual.read();
-        std::vector<double> want, got;
-        for (std::size_t i = 0; i < wantResidual.size(); ++i) {
-          want.push_back(wantResidual[i] - residual0[i]);
-          got.push_back(gotResidual[i] - residual0[i]);
-        }
-        EXPECT_LT(relativeError(got, want), 1e-4) << label;
-        EXPECT_LT(relativeError(widen(st.weighted.read()), widen(chain->weighted.read())), 5e-3) << label;
-        EXPECT_LT(relativeError(widen(st.activated.read()), widen(chain->activated.read())), 5e-3) << label;
-        const std::vector<double> wantSums = chain->sums.read(), gotSums = st.sums.read();
-        for (int m = 0; m < rows; ++m) {
-          EXPECT_NEAR(gotSums[static_cast<std::size_t>(m)], wantSums[static_cast<std::size_t>(m)],
-                      1e-5 * wantSums[static_cast<std::size_t>(m)])
-              << label;
-          EXPECT_EQ(gotSums[static_cast<std::size_t>(rows + m)], 0.0) << label;  // the post sums, cleared
-        }
-      }
     }
   }
 }
