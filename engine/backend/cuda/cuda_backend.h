@@ -33,6 +33,8 @@ struct CudaBackendOptions {
   // kernel before (each starts loading its weights while that one finishes). Measured slower in the
   // whole decode step on an H200 (docs/BENCHMARKS.md, runs 8-12), so off unless asked for.
   bool overlapLaunches = false;
+  // Steps of 1-2 rows take the streamed form of the GEMVs (cuda::setGemvStreaming).
+  bool streamGemv = false;
   // Steps of more than 2 rows compute a row count rounded up to a bucket (16 up to 256 rows, 64 up to
   // 1,024, 256 up to 4,096, then 512), so that cuBLAS meets few distinct shapes, all of them in warmUp().
   // Off only to measure what it gives.

@@ -925,11 +925,195 @@ __global__ void __launch_bounds__(kGemvMaxThreads) gemvKernel(OutT* y, GemvArgs 
   }
 }
 
+// The streamed form of the same GEMV (1-2 rows, every mode): a block owns chunks of 8 weight rows (one warp
+// each; NormedSiluMul: the gate rows of 4 features, then their up rows) and streams them through a ring of
+// kStreamStages shared-memory stages of 8 x 1,024 elements with cp.async, the stages of its next chunk
+// issued while it finishes the current one. So a block keeps up to 48 KB of weights in flight without
+// holding them in registers, and no block is launched per 16 KB. Blocks take chunks round-robin.
+constexpr int kStreamRows = 8;
+constexpr int kStreamPiece = 1024;  // elements of k a stage
+constexpr int kStreamStages = 4;
+constexpr int kStreamThreads = 32 * kStreamRows;
+constexpr std::size_t kStreamSharedBytes =
+    static_cast<std::size_t>(kStreamStages) * kStreamRows * kStreamPiece * sizeof(bf16);
+
+__device__ __forceinline__ void cpAsync16OrZero(void* sharedDst, const void* globalSrc, bool copy) {
+  const auto dst = static_cast<unsigned>(__cvta_generic_to_shared(sharedDst));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(globalSrc),
+               "r"(copy ? 16 : 0));
+}
+
+template <int M, typename OutT, GemvMode Mode>
+__global__ void __launch_bounds__(kStreamThreads) streamGemvKernel(OutT* y, GemvArgs a) {
+  extern __shared__ __align__(16) unsigned char streamShared[];
+  bf16* ring = reinterpret_cast<bf16*>(streamShared);  // [stage][row][piece]
+  __shared__ float gates[kStreamRows / 2][M];
+  __shared__ float squares[kStreamRows][M];
+  constexpr bool kSilu = Mode == GemvMode::NormedSiluMul;
+  constexpr int kFeatures = kSilu ? kStreamRows / 2 : kStreamRows;  // outputs a chunk
+  const int warp = threadIdx.x >> 5;
+  const int lane = threadIdx.x & 31;
+  const int blocks = static_cast<int>(gridDim.x);
+  const int me = static_cast<int>(blockIdx.x);
+  const int chunks = (a.n + kFeatures - 1) / kFeatures;
+  const int pieces = (a.k + kStreamPiece - 1) / kStreamPiece;
+  const int total = (chunks > me ? (chunks - 1 - me) / blocks + 1 : 0) * pieces;  // this block's stages
+  // The output feature of warp-row r of a chunk, and its weight row.
+  auto featureOf = [&](int chunk, int r) { return chunk * kFeatures + (kSilu ? r % kFeatures : r); };
+  auto issue = [&](int s) {
+    if (s < total) {
+      const int chunk = me + (s / pieces) * blocks;
+      const int piece = s % pieces;
+      const int feature = featureOf(chunk, warp);  // this thread copies part of the warp's row
+      const bool valid = feature < a.n;
+      const std::int64_t row =
+          kSilu && warp >= kFeatures ? static_cast<std::int64_t>(a.n) + feature : feature;
+      bf16* slot = ring + (static_cast<std::int64_t>(s % kStreamStages) * kStreamRows + warp) * kStreamPiece;
+#pragma unroll
+      for (int j = 0; j < kStreamPiece / (32 * 8); ++j) {
+        const int e = (lane + 32 * j) * 8;
+        const int i = piece * kStreamPiece + e;
+        const bool inside = valid && i < a.k;
+        cpAsync16OrZero(slot + e, a.w + (inside ? row * a.k + i : 0), inside);
+      }
+    }
+    cpAsyncCommit();
+  };
+#pragma unroll
+  for (int s = 0; s < kStreamStages - 1; ++s)
+    issue(s);
+  asm volatile("griddepcontrol.launch_dependents;");
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+
+  if constexpr (Mode == GemvMode::AddResidualNormed) {
+    if (me == 0 && threadIdx.x < M) a.clear[threadIdx.x] = 0.0;
+  }
+  float scale[M];
+  const bf16* xRows[M];
+#pragma unroll
+  for (int m = 0; m < M; ++m) {
+    const int r = Mode == GemvMode::Normed && a.rowIndex ? a.rowIndex[m] : m;
+    scale[m] = Mode == GemvMode::Normed || kSilu ? rmsScale(a.sumSquares, r, a.k, a.eps) : 1.0f;
+    xRows[m] = a.x + static_cast<std::int64_t>(r) * a.k;
+  }
+  float acc[M];
+#pragma unroll
+  for (int m = 0; m < M; ++m)
+    acc[m] = 0.0f;
+  for (int s = 0; s < total; ++s) {
+    cpAsyncWait<kStreamStages - 2>();
+    __syncthreads();  // stage s is in for every thread, and stage s - 1's slot is free
+    issue(s + kStreamStages - 1);
+    const int chunk = me + (s / pieces) * blocks;
+    const int piece = s % pieces;
+    const bf16* slot =
+        ring + (static_cast<std::int64_t>(s % kStreamStages) * kStreamRows + warp) * kStreamPiece;
+#pragma unroll
+    for (int j = 0; j < kStreamPiece / (32 * 8); ++j) {
+      const int e = (lane + 32 * j) * 8;
+      const int i = piece * kStreamPiece + e;
+      if (i >= a.k) break;
+      float wv[8];
+      unpack8(*reinterpret_cast<const uint4*>(slot + e), wv);
+#pragma unroll
+      for (int m = 0; m < M; ++m) {
+        float xv[8];
+        unpack8(__ldg(reinterpret_cast<const uint4*>(xRows[m] + i)), xv);
+#pragma unroll
+        for (int d = 0; d < 8; ++d)
+          acc[m] += wv[d] * xv[d];
+      }
+    }
+    if (piece + 1 < pieces) continue;
+
+    // The chunk is done: every lane gets its row's dot products.
+    float dot[M];
+#pragma unroll
+    for (int m = 0; m < M; ++m) {
+      dot[m] = warpSum(acc[m]);
+      acc[m] = 0.0f;
+    }
+    const int feature = featureOf(chunk, warp);
+    const bool valid = feature < a.n;
+    // Row `lane` (< M) of the dot products and scales, without indexing registers at run time.
+    const float myDot = M > 1 && lane == 1 ? dot[M - 1] : dot[0];
+    const float myScale = M > 1 && lane == 1 ? scale[M - 1] : scale[0];
+    if constexpr (kSilu) {
+      if (warp < kFeatures && lane < M) gates[warp][lane] = myDot;
+      __syncthreads();
+      if (warp >= kFeatures && lane < M && valid) {
+        const float gate = gates[warp - kFeatures][lane] * myScale;
+        const float up = myDot * myScale;
+        y[static_cast<std::int64_t>(lane) * a.n + feature] =
+            fromFloat<OutT>(gate / (1.0f + __expf(-gate)) * up);
+      }
+    } else if constexpr (Mode == GemvMode::AddResidualNormed) {
+      if (lane < M) {
+        float square = 0.0f;
+        if (valid) {
+          const std::int64_t at = static_cast<std::int64_t>(lane) * a.n + feature;
+          const float value = a.residual[at] + myDot;
+          a.residual[at] = value;
+          a.weighted[at] = __float2bfloat16(value * __bfloat162float(a.nextNorm[feature]));
+          square = value * value;
+        }
+        squares[warp][lane] = square;
+      }
+      __syncthreads();
+      if (threadIdx.x < M) {
+        float sum = 0.0f;
+#pragma unroll
+        for (int r = 0; r < kStreamRows; ++r)
+          sum += squares[r][threadIdx.x];
+        atomicAdd(a.accumulate + threadIdx.x, static_cast<double>(sum));
+      }
+    } else {
+      if (lane < M && valid)
+        y[static_cast<std::int64_t>(lane) * a.n + feature] = fromFloat<OutT>(myDot * myScale);
+    }
+  }
+  cpAsyncWait<0>();
+}
+
+bool gemvStreaming = false;  // see setGemvStreaming
+
+template <int M, typename OutT, GemvMode Mode>
+void launchStreamGemv(OutT* y, const GemvArgs& a, Launch mode, Stream stream) {
+  // Blocks that fit at once with the ring, asked once per kernel.
+  static const int fitting = [] {
+    int ordinal = 0, multiprocessors = 0, perMultiprocessor = 0;
+    cudaGetDevice(&ordinal);
+    cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, ordinal);
+    if (cudaFuncSetAttribute(streamGemvKernel<M, OutT, Mode>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             static_cast<int>(kStreamSharedBytes)) != cudaSuccess ||
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perMultiprocessor, streamGemvKernel<M, OutT, Mode>,
+                                                      kStreamThreads, kStreamSharedBytes) != cudaSuccess) {
+      cudaGetLastError();
+      return 0;
+    }
+    return perMultiprocessor * multiprocessors;
+  }();
+  if (fitting < 1) throw Error("gemv: the device cannot hold a streamed GEMV block");
+  constexpr int kFeatures = Mode == GemvMode::NormedSiluMul ? kStreamRows / 2 : kStreamRows;
+  const int chunks = (a.n + kFeatures - 1) / kFeatures;
+  LaunchConfig launch(dim3(static_cast<unsigned>(std::min(fitting, chunks))), dim3(kStreamThreads),
+                      kStreamSharedBytes, stream, mode == Launch::Dependent);
+  checkLaunchResult(cudaLaunchKernelEx(&launch.config, streamGemvKernel<M, OutT, Mode>, y, a), "gemv");
+}
+
 template <typename OutT, GemvMode Mode>
 void launchGemv(OutT* y, GemvArgs a, int rows, Launch mode, Stream stream) {
   constexpr int kMostRows = Mode == GemvMode::Plain ? kGemvMaxRows : kGemvFusedRows;
   if (rows < 1 || rows > kMostRows || a.k <= 0 || a.k % 8 != 0)
     throw Error("gemv: rows must be 1.." + std::to_string(kMostRows) + " and k a positive multiple of 8");
+  if (gemvStreaming && rows <= kGemvFusedRows) {
+    if (rows == 1) {
+      launchStreamGemv<1, OutT, Mode>(y, a, mode, stream);
+    } else {
+      launchStreamGemv<2, OutT, Mode>(y, a, mode, stream);
+    }
+    return;
+  }
   const int batches = (a.k + kGemvBatch - 1) / kGemvBatch;
   const bool loop = batches > kGemvOneBatchWarps;
   a.warps = loop ? kGemvLoopWarps : batches;
@@ -1274,6 +1458,10 @@ void prefillAttention(Bf16* out, const Bf16* qkv, int qkvStride, const SeqTable&
   prefillAttentionKernel<<<grid, 128, kPrefillSharedBytes, stream>>>(asBf16(out), asBf16(qkv), qkvStride,
                                                                      table, seqs, numHeads, cache, scale);
   checkLaunch("prefillAttention");
+}
+
+void setGemvStreaming(bool on) {
+  gemvStreaming = on;
 }
 
 void gemv(Bf16* y, const Bf16* x, const Bf16* w, int rows, int n, int k, Stream stream) {
