@@ -357,7 +357,6 @@ struct CudaBackend::State {
     // post-attention norm. Larger steps add the MLP output at the next norm.
     const bool fused = rows <= kGemvRows;
     const bool overlap = fused && options.overlapLaunches;
-    cuda::setGemvStreaming(options.streamGemv);
     const cuda::Launch launch = overlap ? cuda::Launch::Dependent : cuda::Launch::Plain;
     double* inputSlot = sumSquares.get();
     double* postSlot = sumSquares.get() + kGemvRows;

@@ -30,11 +30,10 @@ struct CudaBackendOptions {
   std::uint64_t seed = 0;     // draws of requests without their own seed
   int maxPositions = 0;       // positions the rotary table covers (0: the model's maximum)
   // Steps of 1-2 rows may launch their GEMVs and the decode attention as programmatic dependents of the
-  // kernel before (each starts loading its weights while that one finishes). Measured slower in the
-  // whole decode step on an H200 (docs/BENCHMARKS.md, runs 8-12), so off unless asked for.
+  // kernel before (each starts loading its weights while that one finishes). Measured no faster in the
+  // whole decode step on an H200, and slower for qwen3-14b (docs/BENCHMARKS.md, runs 8-18), so off unless
+  // asked for.
   bool overlapLaunches = false;
-  // Steps of 1-2 rows take the streamed form of the GEMVs (cuda::setGemvStreaming).
-  bool streamGemv = false;
   // Steps of more than 2 rows compute a row count rounded up to a bucket (16 up to 256 rows, 64 up to
   // 1,024, 256 up to 4,096, then 512), so that cuBLAS meets few distinct shapes, all of them in warmUp().
   // Off only to measure what it gives.

@@ -95,11 +95,6 @@ inline constexpr int kGemvMaxRows = 8;
 void gemv(Bf16* y, const Bf16* x, const Bf16* w, int rows, int n, int k, Stream stream);
 void gemv(float* y, const Bf16* x, const Bf16* w, int rows, int n, int k, Stream stream);
 
-// Whether the GEMVs of 1-2 rows take the streamed form (each block streaming chunks of 8 weight rows through
-// a ring of shared-memory stages) instead of blocks of 2 features. For comparisons (bench_cuda_backend,
-// CudaBackendOptions::streamGemv); process-wide, not thread-safe against running launches.
-void setGemvStreaming(bool on);
-
 // The decode path's GEMVs, for steps of up to kGemvFusedRows rows, with the kernels around them folded
 // in. Each RMSNorm is split between the two GEMVs around it: the GEMV that updates the residual stream
 // also writes the new rows times the next norm's weight (in bf16) and adds their sums of squares into a

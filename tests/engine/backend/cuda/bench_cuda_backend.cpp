@@ -314,33 +314,6 @@ int main(int argc, char** argv) {
       }
     }
     {
-      // The decode path's normed forms at one row, plain launches, in the streamed form (8 weight rows a
-      // chunk through a ring of shared-memory stages) beside the rows above.
-      const ModelConfig big = *findModelPreset("qwen3-14b");
-      const cuda::NormedRows out{residual, y, slots};
-      cuda::setGemvStreaming(true);
-      for (const auto& [label, config] : {std::pair{"", c}, std::pair{" (14b)", big}}) {
-        const int h = config.hiddenSize, q = config.numHeads * config.headDim, in = config.intermediateSize;
-        const int qkvN = (config.numHeads + 2 * config.numKvHeads) * config.headDim;
-        const cuda::Launch plain = cuda::Launch::Plain;
-        row(std::string("streamed gemv normed M=1 qkv") + label,
-            timeKernel([&] { cuda::gemvNormed(y, x, slots, 1e-6f, w, 1, qkvN, h, plain, benchStream); }),
-            2.0 * qkvN * h);
-        row(std::string("streamed gemv+residual+norm M=1 o") + label, timeKernel([&] {
-              cuda::gemvAddResidualNormed(out, slots + 2, x, x, w, 1, h, q, plain, benchStream);
-            }),
-            2.0 * h * q);
-        row(std::string("streamed gemv normed+silu M=1 gate_up") + label,
-            timeKernel([&] { cuda::gemvNormedSiluMul(y, x, slots, 1e-6f, w, 1, in, h, plain, benchStream); }),
-            2.0 * 2 * in * h);
-        row(std::string("streamed gemv+residual+norm M=1 down") + label, timeKernel([&] {
-              cuda::gemvAddResidualNormed(out, slots + 2, x, x, w, 1, h, in, plain, benchStream);
-            }),
-            2.0 * h * in);
-      }
-      cuda::setGemvStreaming(false);
-    }
-    {
       const double ms = timeKernel([&] { cuda::gemv(yf, x, w, 1, c.vocabSize, hidden, benchStream); });
       row("gemv M=1 lm_head 151936x4096 (f32 out)", ms, 2.0 * c.vocabSize * hidden);
       const double normedMs = timeKernel([&] {
@@ -516,12 +489,6 @@ int main(int argc, char** argv) {
         {"eager", with([](auto& o) { o.enforceEager = true; }), true},
         {"no row buckets", with([](auto& o) { o.bucketRows = false; }), true},
         {"PDL", with([](auto& o) { o.overlapLaunches = true; }), false},
-        {"streamed GEMVs", with([](auto& o) { o.streamGemv = true; }), false},
-        {"streamed GEMVs, PDL", with([](auto& o) {
-           o.streamGemv = true;
-           o.overlapLaunches = true;
-         }),
-         false},
     };
     for (std::size_t v = 0; v < variants.size(); ++v) {
       const Variant& variant = variants[v];

@@ -217,10 +217,7 @@ TEST(CudaKernels, GemvMatchesTheReferenceForOneToEightRows) {
       const RandomBf16 x = randomBf16(static_cast<std::size_t>(rows) * k, rng);
       DeviceVector<Bf16> dX(x.bits), dY(std::vector<Bf16>(static_cast<std::size_t>(rows) * n, 0xffff));
       DeviceVector<float> dYf(std::vector<float>(static_cast<std::size_t>(rows) * n, NAN));
-      // At 1-2 rows the bf16 output takes the streamed form, the float output the blocks of 2 features.
-      setGemvStreaming(rows <= kGemvFusedRows);
       gemv(dY.get(), dX.get(), dW.get(), rows, n, k, nullptr);
-      setGemvStreaming(false);
       gemv(dYf.get(), dX.get(), dW.get(), rows, n, k, nullptr);
       std::vector<double> expected;
       for (int m = 0; m < rows; ++m) {
@@ -242,8 +239,8 @@ TEST(CudaKernels, GemvMatchesTheReferenceForOneToEightRows) {
 
 // The decode path's chain of normed GEMVs (embedding, qkv, o + residual, gate/up + SiLU, down + residual,
 // lm_head over picked rows) against the norm-GEMV-residual chain in double precision on the host, for 1
-// and 2 rows, launched plainly (blocks of 2 features) and as programmatic dependents (the streamed form),
-// at widths that leave a half-empty last block or chunk and a partial last batch of loads or stage.
+// and 2 rows, launched plainly and as programmatic dependents, at widths that leave a half-empty last
+// block and a partial last batch of loads.
 TEST(CudaKernels, NormedGemvChainMatchesTheNormGemvResidualAndSiluChain) {
   SKIP_WITHOUT_GPU();
   std::mt19937 rng(9);
@@ -300,7 +297,6 @@ TEST(CudaKernels, NormedGemvChainMatchesTheNormGemvResidualAndSiluChain) {
 
   for (int rows = 1; rows <= maxRows; ++rows) {
     for (const Launch overlap : {Launch::Plain, Launch::Dependent}) {
-      setGemvStreaming(overlap == Launch::Dependent);  // dependent launches also take the streamed form
       const std::string label =
           std::to_string(rows) + " rows, launch " + std::to_string(static_cast<int>(overlap));
       std::vector<std::int32_t> tokens{3, 11};
@@ -415,7 +411,6 @@ TEST(CudaKernels, NormedGemvChainMatchesTheNormGemvResidualAndSiluChain) {
           << label;
     }
   }
-  setGemvStreaming(false);
 }
 
 // A paged cache with random K and V, and the reference attention over it.
