@@ -89,8 +89,8 @@ void prefillAttention(Bf16* out, const Bf16* qkv, int qkvStride, const SeqTable&
                       const LayerKvCache& cache, Stream stream);
 
 // y[m, n] = sum_k x[m, k] * w[n, k] for m < rows <= kGemvMaxRows: a GEMV that streams the weight once,
-// each output feature split along k over one warp per 1,024 elements (k a multiple of 8; at most 32,768
-// at 1-2 rows, 16,384 at more).
+// each output feature split along k over one warp per 1,024 elements up to 8 warps, longer rows over 4
+// warps that loop (k a multiple of 8).
 inline constexpr int kGemvMaxRows = 8;
 void gemv(Bf16* y, const Bf16* x, const Bf16* w, int rows, int n, int k, Stream stream);
 void gemv(float* y, const Bf16* x, const Bf16* w, int rows, int n, int k, Stream stream);
