@@ -796,10 +796,8 @@ __device__ __forceinline__ float rmsScale(const double* sumSquares, int row, int
   return rsqrtf(static_cast<float>(sumSquares[row] / k) + eps);
 }
 
-// The one-batch form is held to 32 registers a thread (4 blocks of kGemvMaxThreads, so 8 of 256 threads, fit
-// on an SM), so that more blocks, and more of their loads, are resident at once.
 template <int M, typename OutT, GemvMode Mode, bool kLoop>
-__global__ void __launch_bounds__(kGemvMaxThreads, kLoop ? 1 : 4) gemvKernel(OutT* y, GemvArgs a) {
+__global__ void __launch_bounds__(kGemvMaxThreads) gemvKernel(OutT* y, GemvArgs a) {
   __shared__ float partial[kGemvOneBatchWarps * kGemvGroups][M];
   __shared__ float squares[kGemvGroups][M];
   constexpr bool kSilu = Mode == GemvMode::NormedSiluMul;
