@@ -166,25 +166,6 @@ int nextPowerOfTwo(int value) {
   return p;
 }
 
-int previousPowerOfTwo(int value) {
-  int p = 1;
-  while (2 * p <= value)
-    p *= 2;
-  return p;
-}
-
-// Splits of the decode attention: enough blocks to fill the GPU twice when the batch alone does not, in
-// partitions of whole 64-key tiles; where that leaves fewer than 16 splits, partitions down to 16 keys
-// (a tile's scores and P V cost in proportion to its keys). Measured on an H200 at batch 1: 256 keys in
-// 16 splits of 16 keys 8.0 us against 9.8 us in 4 tiles; 1,024 keys in 16 tiles 10.2 us against 17.7 us
-// in 64 splits of 16 keys. Powers of two, so that decode graphs come in few variants.
-int decodeSplits(int count, int maxContext, int kvHeads, int multiprocessors) {
-  const int wanted = (2 * multiprocessors + count * kvHeads - 1) / (count * kvHeads);
-  const int tiles = nextPowerOfTwo(std::min(wanted, std::max(1, (maxContext + 63) / 64)));
-  const int slices = previousPowerOfTwo(std::min({wanted, 16, std::max(1, (maxContext + 15) / 16)}));
-  return std::max(tiles, slices);
-}
-
 }  // namespace
 
 struct CudaBackend::State {
@@ -666,7 +647,9 @@ void CudaBackend::step(std::span<const SeqStep> batch, StepOutput& out) {
   int decodeCount = 0;
   for (const SeqStep& seq : batch)
     decodeCount += seq.tokens.size() == 1 ? 1 : 0;
-  plan.splits = decodeCount > 0 ? decodeSplits(decodeCount, maxContext, c.numKvHeads, s.multiprocessors) : 1;
+  plan.splits = decodeCount > 0
+                    ? cuda::decodeAttentionSplits(decodeCount, maxContext, c.numKvHeads, s.multiprocessors)
+                    : 1;
   s.ensureCapacity(plan.gemmRows, std::max(seqs, plan.gemmSamples), plan.layout.total,
                    cuda::decodeAttentionPartialFloats(std::max(decodeCount, 1), c.numHeads, plan.splits));
 

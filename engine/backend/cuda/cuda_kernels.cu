@@ -1226,6 +1226,26 @@ void siluMul(Bf16* out, const Bf16* gateUp, int rows, int intermediate, Stream s
   checkLaunch("siluMul");
 }
 
+int decodeAttentionSplits(int count, int maxContext, int kvHeads, int multiprocessors) {
+  auto atLeast = [](int value) {  // the smallest power of two >= value
+    int p = 1;
+    while (p < value)
+      p *= 2;
+    return p;
+  };
+  auto atMost = [](int value) {  // the largest power of two <= value (1 for less)
+    int p = 1;
+    while (2 * p <= value)
+      p *= 2;
+    return p;
+  };
+  const int wanted = (2 * multiprocessors + count * kvHeads - 1) / (count * kvHeads);
+  const int tiles = atLeast(std::min(wanted, std::max(1, (maxContext + kDecodeTile - 1) / kDecodeTile)));
+  const int slices =
+      atMost(std::min({wanted, 16, std::max(1, (maxContext + kDecodeSlice - 1) / kDecodeSlice)}));
+  return std::max(tiles, slices);
+}
+
 std::int64_t decodeAttentionPartialFloats(int count, int numHeads, int splits) {
   return static_cast<std::int64_t>(count) * numHeads * splits * (kHeadDim + 2);
 }

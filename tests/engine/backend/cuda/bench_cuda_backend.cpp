@@ -353,15 +353,7 @@ int main(int argc, char** argv) {
         std::int32_t* d = deviceAlloc<std::int32_t>(static_cast<std::int64_t>(host.size()));
         cudaMemcpy(d, host.data(), host.size() * sizeof(std::int32_t), cudaMemcpyHostToDevice);
         const cuda::SeqTable table{d, d + count, d + 2 * count, d + 4 * count, perSeq};
-        // As the backend chooses them (264 blocks: twice an H200's SMs): whole 64-key tiles, or partitions
-        // down to 16 keys where tiles leave fewer than 16 splits.
-        int splits = 1;
-        while (count * c.numKvHeads * splits < 264 && splits * 64 < context)
-          splits *= 2;
-        int slices = 1;
-        while (count * c.numKvHeads * slices * 2 <= 264 && slices * 2 <= 16 && slices * 2 * 16 <= context)
-          slices *= 2;
-        splits = std::max(splits, slices);
+        const int splits = cuda::decodeAttentionSplits(count, context, c.numKvHeads, device.multiprocessors);
         float* partials = deviceAlloc<float>(cuda::decodeAttentionPartialFloats(count, c.numHeads, splits));
         auto* counters = deviceAlloc<unsigned>(std::int64_t{count} * c.numKvHeads);
         for (const bool withRope : {false, true}) {

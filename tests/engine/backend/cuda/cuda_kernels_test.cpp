@@ -490,6 +490,18 @@ struct AttentionCase {
   }
 };
 
+// The backend's split counts (a host rule, so no GPU needed), at an H200's 132 multiprocessors and 8 KV
+// heads: whole 64-key tiles where the context is long, 16-key partitions up to 16 splits where it is short.
+TEST(CudaKernels, DecodeAttentionSplitsFillTheGpuWithoutTinyPartitions) {
+  EXPECT_EQ(decodeAttentionSplits(1, 256, 8, 132), 16);   // tiles would give 4
+  EXPECT_EQ(decodeAttentionSplits(1, 1024, 8, 132), 16);  // 16 tiles
+  EXPECT_EQ(decodeAttentionSplits(1, 8192, 8, 132), 64);  // 33 wanted, rounded up
+  EXPECT_EQ(decodeAttentionSplits(2, 256, 8, 132), 16);
+  EXPECT_EQ(decodeAttentionSplits(1, 10, 8, 132), 1);
+  EXPECT_EQ(decodeAttentionSplits(64, 1024, 8, 132), 1);  // the batch fills the GPU
+  EXPECT_EQ(decodeAttentionSplits(256, 256, 8, 132), 1);
+}
+
 TEST(CudaKernels, DecodeAttentionMatchesTheReferenceForEverySplitCount) {
   SKIP_WITHOUT_GPU();
   std::mt19937 rng(5);
