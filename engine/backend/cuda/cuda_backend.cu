@@ -153,10 +153,14 @@ int roundUp(int value, int multiple) {
 // Steps of up to this many tokens use the own GEMV instead of cuBLAS (see bench_cuda_backend's rows).
 constexpr int kGemvRows = cuda::kGemvFusedRows;
 
-// The row count a step of more than kGemvRows rows computes with (see CudaBackendOptions::bucketRows).
+// The row count a step of more than kGemvRows rows computes with (see CudaBackendOptions::bucketRows),
+// and the lm_head's count of sampled rows in such a step.
 int bucketRows(int rows) {
   const int grain = rows <= 256 ? 16 : rows <= 1024 ? 64 : rows <= 4096 ? 256 : 512;
   return roundUp(rows, grain);
+}
+int bucketSamples(int samples) {
+  return roundUp(samples, 16);
 }
 
 int nextPowerOfTwo(int value) {
@@ -573,7 +577,7 @@ void CudaBackend::warmUp(int maxBatchedTokens, int maxSeqs) {
   const ModelConfig& c = s.config;
   if (!s.options.bucketRows) return;  // without buckets the shapes are unbounded: nothing to meet in advance
   const int mostRows = bucketRows(std::max(maxBatchedTokens, kGemvRows + 1));
-  const int mostSamples = roundUp(std::max(maxSeqs, 1), 16);
+  const int mostSamples = bucketSamples(std::max(maxSeqs, 1));
   s.ensureCapacity(mostRows, mostSamples, 0, 0);
   const LayerDeviceWeights& w = s.layers.front();
   for (int rows = bucketRows(kGemvRows + 1); rows <= mostRows; rows = bucketRows(rows + 1)) {
@@ -583,7 +587,7 @@ void CudaBackend::warmUp(int maxBatchedTokens, int maxSeqs) {
     s.linear(s.projected.get(), s.activated.get(), w.downProj.get(), rows, c.hiddenSize, c.intermediateSize);
   }
   const Bf16* output = c.tieWordEmbeddings ? s.embedTokens.get() : s.lmHead.get();
-  for (int samples = 16; samples <= mostSamples; samples += 16)
+  for (int samples = bucketSamples(1); samples <= mostSamples; samples = bucketSamples(samples + 1))
     s.linear(s.logits.get(), s.finalNormed.get(), output, samples, c.vocabSize, c.hiddenSize);
   check(cudaStreamSynchronize(s.stream), "warming up cuBLAS");
 }
@@ -643,7 +647,7 @@ void CudaBackend::step(std::span<const SeqStep> batch, StepOutput& out) {
   plan.maxQueryLen = maxQueryLen;
   const bool bucketed = tokens > kGemvRows && s.options.bucketRows;
   plan.gemmRows = bucketed ? bucketRows(tokens) : tokens;
-  plan.gemmSamples = bucketed ? roundUp(samples, 16) : samples;
+  plan.gemmSamples = bucketed ? bucketSamples(samples) : samples;
   int decodeCount = 0;
   for (const SeqStep& seq : batch)
     decodeCount += seq.tokens.size() == 1 ? 1 : 0;
