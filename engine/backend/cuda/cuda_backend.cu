@@ -14,8 +14,8 @@
 //
 // GEMMs of up to 2 rows (decode at batch 1-2) use the own GEMVs, larger ones cuBLAS (at 4 rows cuBLAS
 // was already as fast, measured on an H200: docs/BENCHMARKS.md). At up to 2 rows a layer is five launches
-// (optionally programmatic dependents of the one before, see CudaBackendOptions): the qkv GEMV, the
-// attention, the o GEMV adding into the residual stream, the gate/up GEMV with SiLU * mul
+// (by default the GEMVs that follow a GEMV as programmatic dependents, see DecodeOverlap): the qkv GEMV,
+// the attention, the o GEMV adding into the residual stream, the gate/up GEMV with SiLU * mul
 // after it, and the down GEMV adding into the residual stream. The norms are split between the GEMVs
 // around them: the GEMV that adds into the residual stream writes it times the next norm's weight with
 // each row's sum of squares, and the GEMV after the norm scales its dot products by the RMS factor. When
@@ -341,8 +341,12 @@ struct CudaBackend::State {
     // and sumSquares its rows' sums of squares, slot 0 for the input (and final) norm, slot 1 for the
     // post-attention norm. Larger steps add the MLP output at the next norm.
     const bool fused = rows <= kGemvRows;
-    const bool overlap = fused && options.overlapLaunches;
-    const cuda::Launch launch = overlap ? cuda::Launch::Dependent : cuda::Launch::Plain;
+    // Launches: see DecodeOverlap. Larger steps launch plainly.
+    const DecodeOverlap overlap = fused ? options.overlap : DecodeOverlap::None;
+    const cuda::Launch afterGemv =
+        overlap != DecodeOverlap::None ? cuda::Launch::Dependent : cuda::Launch::Plain;
+    const cuda::Launch afterAttention =
+        overlap == DecodeOverlap::All ? cuda::Launch::Dependent : cuda::Launch::Plain;
     double* inputSlot = sumSquares.get();
     double* postSlot = sumSquares.get() + kGemvRows;
     const cuda::NormedRows toInputNorm{residual.get(), normed.get(), inputSlot};
@@ -360,7 +364,7 @@ struct CudaBackend::State {
       const cuda::LayerKvCache cache = layerCache(layer);
       if (fused) {
         cuda::gemvNormed(qkv.get(), normed.get(), inputSlot, eps, w.qkvProj.get(), rows, qkvDim, c.hiddenSize,
-                         launch, stream);
+                         afterGemv, stream);
       } else {
         cuda::addRmsNorm(normed.get(), residual.get(), layer == 0 ? nullptr : projected.get(),
                          w.inputLayernorm.get(), nullptr, plan.gemmRows, c.hiddenSize, eps, stream);
@@ -373,9 +377,12 @@ struct CudaBackend::State {
         cuda::qkNormRopeKvWrite(qkv.get(), w.qNorm.get(), w.kNorm.get(), ropeCos.get(), ropeSin.get(),
                                 in + l.positions, in + l.slots, rows, c.numHeads, cache, eps, stream);
       }
-      cuda::decodeAttention(attention.get(), qkv.get(), qkvDim, table, in + l.decodeSeqs, plan.decodeCount,
-                            c.numHeads, cache, plan.splits, decodePartials.get(), decodeCounters.get(), rope,
-                            overlap && decodesOnly, stream);  // its early loads read no new token's K or V
+      // In a step of decodes alone, sequence i is the i-th decode: no list to read first (seqs null). Only
+      // then may the attention be a programmatic dependent: its early loads read no new token's K or V.
+      cuda::decodeAttention(attention.get(), qkv.get(), qkvDim, table,
+                            decodesOnly ? nullptr : in + l.decodeSeqs, plan.decodeCount, c.numHeads, cache,
+                            plan.splits, decodePartials.get(), decodeCounters.get(), rope,
+                            overlap == DecodeOverlap::All && decodesOnly, stream);
       cuda::prefillAttention(attention.get(), qkv.get(), qkvDim, table, in + l.prefillSeqs, plan.prefillCount,
                              plan.maxQueryLen, c.numHeads, cache, stream);
       if (fused) {
@@ -383,11 +390,11 @@ struct CudaBackend::State {
         const Bf16* nextNorm =
             last ? finalNorm.get() : layers[static_cast<std::size_t>(layer) + 1].inputLayernorm.get();
         cuda::gemvAddResidualNormed(toPostNorm, inputSlot, w.postAttentionLayernorm.get(), attention.get(),
-                                    w.oProj.get(), rows, c.hiddenSize, qDim, launch, stream);
+                                    w.oProj.get(), rows, c.hiddenSize, qDim, afterAttention, stream);
         cuda::gemvNormedSiluMul(activated.get(), normed.get(), postSlot, eps, w.gateUpProj.get(), rows,
-                                c.intermediateSize, c.hiddenSize, launch, stream);
+                                c.intermediateSize, c.hiddenSize, afterGemv, stream);
         cuda::gemvAddResidualNormed(toInputNorm, postSlot, nextNorm, activated.get(), w.downProj.get(), rows,
-                                    c.hiddenSize, c.intermediateSize, launch, stream);
+                                    c.hiddenSize, c.intermediateSize, afterGemv, stream);
         continue;
       }
       const int m = plan.gemmRows;
@@ -402,7 +409,7 @@ struct CudaBackend::State {
     const Bf16* output = c.tieWordEmbeddings ? embedTokens.get() : lmHead.get();
     if (fused) {
       cuda::gemvNormed(logits.get(), normed.get(), inputSlot, in + l.sampleRows, eps, output,
-                       plan.sampleCount, c.vocabSize, c.hiddenSize, launch, stream);
+                       plan.sampleCount, c.vocabSize, c.hiddenSize, afterGemv, stream);
     } else {
       cuda::addRmsNorm(finalNormed.get(), residual.get(), projected.get(), finalNorm.get(), in + l.sampleRows,
                        plan.sampleCount, c.hiddenSize, eps, stream);

@@ -25,15 +25,21 @@ struct CudaDeviceInfo {
 };
 CudaDeviceInfo probeCudaDevice();
 
+// How the launches of a decode step of 1-2 rows follow one another. A programmatic dependent launch lets
+// a kernel's blocks start, and issue their weight loads, while the kernel before it finishes.
+enum class DecodeOverlap {
+  None,          // every kernel starts once the one before it has finished
+  BetweenGemvs,  // the GEMVs that follow a GEMV: qkv, gate/up, down and the lm_head
+  All,           // also the decode attention after qkv and the o GEMV after the attention
+};
+
 struct CudaBackendOptions {
   bool enforceEager = false;  // no CUDA graphs for decode steps
   std::uint64_t seed = 0;     // draws of requests without their own seed
   int maxPositions = 0;       // positions the rotary table covers (0: the model's maximum)
-  // Steps of 1-2 rows may launch their GEMVs and the decode attention as programmatic dependents of the
-  // kernel before (each starts loading its weights while that one finishes). Measured no faster in the
-  // whole decode step on an H200, and slower for qwen3-14b (docs/BENCHMARKS.md, runs 8-18), so off unless
-  // asked for.
-  bool overlapLaunches = false;
+  // Measured on an H200 (docs/BENCHMARKS.md, run 22): BetweenGemvs is the fastest for qwen3-8b and
+  // qwen3-14b; All is slower (the o GEMV's early weight loads delay the latency-bound attention).
+  DecodeOverlap overlap = DecodeOverlap::BetweenGemvs;
   // Steps of more than 2 rows compute a row count rounded up to a bucket (16 up to 256 rows, 64 up to
   // 1,024, 256 up to 4,096, then 512), so that cuBLAS meets few distinct shapes, all of them in warmUp().
   // Off only to measure what it gives.

@@ -261,7 +261,7 @@ __global__ void __launch_bounds__(kDecodeThreads)
   const int kvHead = blockIdx.x;
   const int index = blockIdx.y;
   const int split = blockIdx.z;
-  const int seq = seqs[index];
+  const int seq = seqs != nullptr ? seqs[index] : index;
   const int context = table.contextLen[seq];
   const int row = table.queryStart[seq];
   const std::int32_t* blockTable =
@@ -479,47 +479,55 @@ __global__ void __launch_bounds__(kDecodeThreads)
   __syncthreads();
   if (!lastBlock) return;
   __threadfence();
-  // The last block of this (sequence, KV head) merges every split's partial, read from L2 with every load
-  // of a pass in flight at once: a warp per head weighs the splits (lanes over splits), then 32 threads a
-  // head add the weighted outputs, 4 dims each.
+  // The last block of this (sequence, KV head) merges every split's partial, read from L2 in one pass: a
+  // warp per head, 4 dims a lane, the loads of 8 splits (outputs, maxima and sums) in flight at once and
+  // folded in with a running maximum, so the merge costs one round trip per 8 splits.
   const float* heads = partials + (static_cast<std::int64_t>(index) * numHeads + kvHead * G) * headStride;
-  float* weights = reinterpret_cast<float*>(decodeShared);  // [G][splits], over the tiles
+  constexpr int kMergeBatch = 8;
   for (int g = warp; g < G; g += kDecodeThreads / 32) {
     const float* p = heads + g * headStride;
-    float m = -INFINITY;
-    for (int s = lane; s < splits; s += 32)
-      m = fmaxf(m, __ldcg(p + s * kPartial + kHeadDim));
-    m = warpMax(m);
-    float total = 0.0f;
-    for (int s = lane; s < splits; s += 32) {
-      const float sumHere = __ldcg(p + s * kPartial + kHeadDim + 1);
-      const float weight = sumHere > 0.0f ? __expf(__ldcg(p + s * kPartial + kHeadDim) - m) : 0.0f;
-      weights[g * splits + s] = weight;
-      total += sumHere * weight;
-    }
-    total = warpSum(total);
-    for (int s = lane; s < splits; s += 32)
-      weights[g * splits + s] /= total;
-  }
-  __syncthreads();
-  for (int g = warp; g < G; g += kDecodeThreads / 32) {
-    const float* p = heads + g * headStride + lane * 4;
+    float runningMax = -INFINITY, total = 0.0f;
     float4 sum = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-#pragma unroll 8
-    for (int s = 0; s < splits; ++s) {
-      const float weight = weights[g * splits + s];
-      const float* part = p + s * kPartial;  // 8-byte aligned: kPartial is even
-      const float2 a = __ldcg(reinterpret_cast<const float2*>(part));
-      const float2 b = __ldcg(reinterpret_cast<const float2*>(part + 2));
-      sum.x += a.x * weight;
-      sum.y += a.y * weight;
-      sum.z += b.x * weight;
-      sum.w += b.y * weight;
+    for (int first = 0; first < splits; first += kMergeBatch) {
+      float maxima[kMergeBatch], sums[kMergeBatch];
+      float2 lo[kMergeBatch], hi[kMergeBatch];
+#pragma unroll
+      for (int u = 0; u < kMergeBatch; ++u) {
+        const float* part = p + (first + u) * kPartial;  // 8-byte aligned: kPartial is even
+        const bool present = first + u < splits;
+        maxima[u] = present ? __ldcg(part + kHeadDim) : -INFINITY;
+        sums[u] = present ? __ldcg(part + kHeadDim + 1) : 0.0f;
+        lo[u] = present ? __ldcg(reinterpret_cast<const float2*>(part + lane * 4)) : make_float2(0.0f, 0.0f);
+        hi[u] =
+            present ? __ldcg(reinterpret_cast<const float2*>(part + lane * 4 + 2)) : make_float2(0.0f, 0.0f);
+      }
+      float batchMax = runningMax;
+#pragma unroll
+      for (int u = 0; u < kMergeBatch; ++u)
+        batchMax = sums[u] > 0.0f ? fmaxf(batchMax, maxima[u]) : batchMax;  // empty splits: -inf, 0
+      if (batchMax == -INFINITY) continue;
+      const float keep = __expf(runningMax - batchMax);  // 0 while nothing was added
+      total *= keep;
+      sum.x *= keep;
+      sum.y *= keep;
+      sum.z *= keep;
+      sum.w *= keep;
+#pragma unroll
+      for (int u = 0; u < kMergeBatch; ++u) {
+        const float weight = sums[u] > 0.0f ? __expf(maxima[u] - batchMax) : 0.0f;
+        total += sums[u] * weight;
+        sum.x += lo[u].x * weight;
+        sum.y += lo[u].y * weight;
+        sum.z += hi[u].x * weight;
+        sum.w += hi[u].y * weight;
+      }
+      runningMax = batchMax;
     }
+    const float inverse = 1.0f / total;
     __nv_bfloat162* dst =
         reinterpret_cast<__nv_bfloat162*>(out + outRow + (kvHead * G + g) * kHeadDim + lane * 4);
-    dst[0] = __floats2bfloat162_rn(sum.x, sum.y);
-    dst[1] = __floats2bfloat162_rn(sum.z, sum.w);
+    dst[0] = __floats2bfloat162_rn(sum.x * inverse, sum.y * inverse);
+    dst[1] = __floats2bfloat162_rn(sum.z * inverse, sum.w * inverse);
   }
   if (tid == 0) *counter = 0u;  // ready for the next launch
 }
@@ -740,15 +748,16 @@ __global__ void __launch_bounds__(128)
 // covers 1,024 elements a warp). When a row is at most 8 batches long, W is its number of batches and
 // each warp makes one batch of loads, all in flight at once: one round trip a block, and no second set
 // of registers (qwen3-14b's k of 5,120 takes 5 warps instead of 4 warps with a quarter batch after the
-// first). Longer rows take 4 warps that loop over their batches, the next batch's loads issued before
+// first). Rows of 9 to 16 batches (except NormedSiluMul's) do the same with one feature a block
+// (qwen3-8b's down projection, k of 12,288: 12 warps; it took 28.1 us as 4 looping warps, 26.4 us so, on
+// an H200). Longer rows take 4 warps that loop over their batches, the next batch's loads issued before
 // the current one is used. x comes through L1.
 //
 // The weights never depend on the kernel before, so a block issues its first weight loads before
 // griddepcontrol.wait: launched as a programmatic dependent, the blocks that fit beside the kernel before
-// it stream their weights while that one finishes (on an H200 this wins when a kernel follows itself but
-// not in the decode layer's chain of different kernels, so the backend launches plainly by default; see
-// CudaBackendOptions). What the epilogue reads from earlier kernels is loaded right after the wait, under
-// the weight stream, not after the reduction.
+// it stream their weights while that one finishes (the backend does so where a GEMV follows a GEMV; see
+// DecodeOverlap in cuda_backend.h). What the epilogue reads from earlier kernels is loaded right after
+// the wait, under the weight stream, not after the reduction.
 //
 // The same kernel carries the work around the GEMVs of the decode path at 1-2 rows (see
 // gemvNormed in cuda_kernels.h): the RMSNorm before a GEMV is split in two, the producer of the residual
@@ -770,16 +779,18 @@ struct GemvArgs {
   double* accumulate = nullptr;    // AddResidualNormed: [rows], the new rows' sums of squares added
   double* clear = nullptr;         // AddResidualNormed: [rows], set to zero
   int n = 0, k = 0;
-  int warps = 0;  // per feature
-  int span = 0;   // elements of a row per warp, a multiple of 8
+  int warps = 0;   // per feature
+  int groups = 0;  // features a block (NormedSiluMul: 2, its gate and up rows)
+  int span = 0;    // elements of a row per warp, a multiple of 8
 };
 
 constexpr int kGemvLoads = 4;                    // 16-byte loads a lane in a batch
 constexpr int kGemvBatch = 32 * 8 * kGemvLoads;  // elements a warp covers per batch
-constexpr int kGemvOneBatchWarps = 8;            // rows of up to 8 batches: one batch a warp
-constexpr int kGemvLoopWarps = 4;                // longer rows: 4 warps, looping
-constexpr int kGemvGroups = 2;                   // features a block
-constexpr int kGemvMaxThreads = 32 * kGemvOneBatchWarps * kGemvGroups;
+constexpr int kGemvOneBatchWarps = 8;            // rows of up to 8 batches: one batch a warp, 2 rows a block
+constexpr int kGemvWideWarps = 16;               // up to 16 batches: one batch a warp, a row a block
+constexpr int kGemvLoopWarps = 4;                // longer rows: 4 warps, looping, 2 rows a block
+constexpr int kGemvGroups = 2;                   // features a block, but for the wide rows (1)
+constexpr int kGemvMaxThreads = 32 * kGemvWideWarps;
 
 template <typename T>
 __device__ __forceinline__ T fromFloat(float v);
@@ -798,15 +809,14 @@ __device__ __forceinline__ float rmsScale(const double* sumSquares, int row, int
 
 template <int M, typename OutT, GemvMode Mode, bool kLoop>
 __global__ void __launch_bounds__(kGemvMaxThreads) gemvKernel(OutT* y, GemvArgs a) {
-  __shared__ float partial[kGemvOneBatchWarps * kGemvGroups][M];
+  __shared__ float partial[kGemvMaxThreads / 32][M];
   __shared__ float squares[kGemvGroups][M];
   constexpr bool kSilu = Mode == GemvMode::NormedSiluMul;
   const int warp = threadIdx.x >> 5;
   const int lane = threadIdx.x & 31;
   const int group = warp / a.warps;  // the block's feature (NormedSiluMul: 0 gate, 1 up)
   const int part = warp % a.warps;   // the warp's share of the row
-  const int feature =
-      kSilu ? static_cast<int>(blockIdx.x) : static_cast<int>(blockIdx.x) * kGemvGroups + group;
+  const int feature = kSilu ? static_cast<int>(blockIdx.x) : static_cast<int>(blockIdx.x) * a.groups + group;
   const bool active = feature < a.n;
   const std::int64_t weightRow = kSilu ? static_cast<std::int64_t>(group) * a.n + feature : feature;
   const int kBegin = part * a.span;
@@ -909,7 +919,7 @@ __global__ void __launch_bounds__(kGemvMaxThreads) gemvKernel(OutT* y, GemvArgs 
       float total = 0.0f;
 #pragma unroll
       for (int g = 0; g < kGemvGroups; ++g)
-        total += squares[g][threadIdx.x];
+        total += g < a.groups ? squares[g][threadIdx.x] : 0.0f;
       atomicAdd(a.accumulate + threadIdx.x, static_cast<double>(total));
     }
   } else if constexpr (kSilu) {
@@ -931,12 +941,15 @@ void launchGemv(OutT* y, GemvArgs a, int rows, Launch mode, Stream stream) {
   if (rows < 1 || rows > kMostRows || a.k <= 0 || a.k % 8 != 0)
     throw Error("gemv: rows must be 1.." + std::to_string(kMostRows) + " and k a positive multiple of 8");
   const int batches = (a.k + kGemvBatch - 1) / kGemvBatch;
-  const bool loop = batches > kGemvOneBatchWarps;
+  const bool wide =
+      Mode != GemvMode::NormedSiluMul && batches > kGemvOneBatchWarps && batches <= kGemvWideWarps;
+  const bool loop = batches > kGemvOneBatchWarps && !wide;
   a.warps = loop ? kGemvLoopWarps : batches;
+  a.groups = wide ? 1 : kGemvGroups;
   a.span = loop ? (a.k / kGemvLoopWarps + 7) / 8 * 8 : kGemvBatch;
-  const int blocks = Mode == GemvMode::NormedSiluMul ? a.n : (a.n + kGemvGroups - 1) / kGemvGroups;
+  const int blocks = Mode == GemvMode::NormedSiluMul ? a.n : (a.n + a.groups - 1) / a.groups;
   LaunchConfig launch(dim3(static_cast<unsigned>(blocks)),
-                      dim3(static_cast<unsigned>(32 * a.warps * kGemvGroups)), 0, stream,
+                      dim3(static_cast<unsigned>(32 * a.warps * a.groups)), 0, stream,
                       mode == Launch::Dependent);
   cudaError_t error = cudaErrorInvalidValue;
   auto start = [&](auto kernel) { return cudaLaunchKernelEx(&launch.config, kernel, y, a); };

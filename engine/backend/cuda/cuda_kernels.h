@@ -68,7 +68,8 @@ struct DecodeRope {
   float eps = 0.0f;
 };
 
-// Decode attention for sequences with one new token (listed in seqs[0..count)), in one launch, GQA-aware:
+// Decode attention for sequences with one new token (listed in seqs[0..count); seqs null: the sequences
+// 0..count-1, one dependent load less at the kernel's start), in one launch, GQA-aware:
 // a block reads a KV head's pages once for all its query heads. The context is split into `splits`
 // parts that run in parallel; the last block of each (sequence, KV head) to finish merges them. partials
 // needs decodeAttentionPartialFloats(count, numHeads, splits) floats (unused with one split) and
@@ -96,8 +97,9 @@ void prefillAttention(Bf16* out, const Bf16* qkv, int qkvStride, const SeqTable&
                       const LayerKvCache& cache, Stream stream);
 
 // y[m, n] = sum_k x[m, k] * w[n, k] for m < rows <= kGemvMaxRows: a GEMV that streams the weight once,
-// each output feature split along k over one warp per 1,024 elements up to 8 warps, longer rows over 4
-// warps that loop (k a multiple of 8).
+// each output feature split along k over one warp per 1,024 elements up to 8 warps (two features a
+// block), or up to 16 warps (one feature a block; not for the gate/up form), longer rows over 4 warps that
+// loop (k a multiple of 8).
 inline constexpr int kGemvMaxRows = 8;
 void gemv(Bf16* y, const Bf16* x, const Bf16* w, int rows, int n, int k, Stream stream);
 void gemv(float* y, const Bf16* x, const Bf16* w, int rows, int n, int k, Stream stream);

@@ -192,16 +192,22 @@ T* deviceAlloc(std::int64_t count, int fill = 0) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool quick = false;
+  bool quick = false, batch1Only = false;
   std::string jsonPath;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--quick") {
       quick = true;
+    } else if (arg == "--batch1") {
+      batch1Only = true;
     } else if (arg == "--json" && i + 1 < argc) {
       jsonPath = argv[++i];
     } else {
-      std::fprintf(stderr, "usage: bench_cuda_backend [--quick] [--json FILE]\n");
+      std::fprintf(
+          stderr,
+          "usage: bench_cuda_backend [--quick] [--batch1] [--json FILE]\n"
+          "  --quick   fewer timed steps\n"
+          "  --batch1  the kernel rows and batch-1 decode (graphs, PDL) alone, for comparing builds\n");
       return 2;
     }
   }
@@ -463,8 +469,9 @@ int main(int argc, char** argv) {
   std::printf("%-56s %12s %12s %10s\n", "decode batch 1 (prompt 128)", "ms/token", "floor ms", "of floor");
   for (const std::string name : {"qwen3-8b", "qwen3-14b"}) {
     const ModelConfig c = *findModelPreset(name);
-    // Variants: the default (CUDA graphs), eager, every launch of the decode path a programmatic
-    // dependent of the one before, and (qwen3-8b, for the short prompts) the default without row buckets.
+    // Variants: the default (CUDA graphs, the GEMVs that follow a GEMV as programmatic dependents), eager,
+    // no programmatic dependents, every launch of the decode path a programmatic dependent of the one
+    // before, and (qwen3-8b, for the short prompts) the default without row buckets.
     struct Variant {
       const char* label;
       CudaBackendOptions options;
@@ -480,17 +487,19 @@ int main(int argc, char** argv) {
         {"CUDA graphs", defaults, false},
         {"eager", with([](auto& o) { o.enforceEager = true; }), true},
         {"no row buckets", with([](auto& o) { o.bucketRows = false; }), true},
-        {"PDL", with([](auto& o) { o.overlapLaunches = true; }), false},
+        {"no PDL", with([](auto& o) { o.overlap = DecodeOverlap::None; }), false},
+        {"PDL everywhere", with([](auto& o) { o.overlap = DecodeOverlap::All; }), false},
     };
     for (std::size_t v = 0; v < variants.size(); ++v) {
       const Variant& variant = variants[v];
       const bool isDefault = v == 0, eager = variant.options.enforceEager,
                  noBuckets = !variant.options.bucketRows;
       if (variant.only8b && name != "qwen3-8b") continue;
+      if (batch1Only && (eager || noBuckets)) continue;
       CudaBackend backend(c, nullptr, 1, variant.options);
       const int numBlocks = 20000;
       backend.allocateKvCache(numBlocks, kBlockSize);
-      if (isDefault) {
+      if (isDefault && !batch1Only) {
         const auto start = Clock::now();
         backend.warmUp(8192, 256);  // as the engine does at start
         warmUps.push_back(
@@ -517,6 +526,7 @@ int main(int argc, char** argv) {
       // Short prompts as a chat load brings them, each length new to the process, then the same length
       // again; then a new length and a seen one each after 0.6 s of idleness. With row buckets and the
       // warm-up (the default) and without.
+      if (batch1Only) continue;
       if (name == "qwen3-8b" && (isDefault || noBuckets)) {
         auto prefillMs = [&](int length) {
           driver.reset();

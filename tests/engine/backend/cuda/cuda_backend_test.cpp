@@ -97,11 +97,11 @@ std::vector<std::int32_t> randomTokens(int count, int vocab, std::mt19937& rng) 
 // CPU's (greedy), so that both follow one history even where two logits nearly tie.
 class Pair {
  public:
-  Pair(const ModelConfig& config, bool enforceEager)
+  Pair(const ModelConfig& config, const CudaBackendOptions& options)
       : m_config(config),
         m_weights(std::make_shared<const Weights>(makeDummyWeights(config, 7))),
         m_cpu(config, m_weights, 1),
-        m_cuda(config, m_weights.get(), 7, CudaBackendOptions{.enforceEager = enforceEager, .seed = 1}) {
+        m_cuda(config, m_weights.get(), 7, options) {
     m_cpu.allocateKvCache(kNumBlocks, kBlockSize);
     m_cuda.allocateKvCache(kNumBlocks, kBlockSize);
   }
@@ -139,8 +139,9 @@ class Pair {
 
 // Prefill every sequence in chunks (mixed with the others' decodes in the same steps), decode 64 steps,
 // then preempt one sequence, recompute it in other blocks, and decode on.
-void runScenario(const ModelConfig& config, int batchSize, bool enforceEager, int longPrompt) {
-  Pair pair(config, enforceEager);
+void runScenario(const ModelConfig& config, int batchSize, const CudaBackendOptions& options,
+                 int longPrompt) {
+  Pair pair(config, options);
   BlockPool blocks(11);
   std::mt19937 rng(5);
   std::vector<Sequence> seqs(static_cast<std::size_t>(batchSize));
@@ -215,11 +216,11 @@ void runScenario(const ModelConfig& config, int batchSize, bool enforceEager, in
   decode(8, "after preemption");
 
   EXPECT_GT(pair.compared, batchSize * 72);
-  if (!enforceEager) {
+  if (!options.enforceEager) {
     EXPECT_GT(pair.cuda().capturedGraphs(), 0);
   }
   std::printf("%s batch %d %s: %d logit rows compared, worst relative error %.2e\n", config.name.c_str(),
-              batchSize, enforceEager ? "eager" : "graphs", pair.compared, pair.worst);
+              batchSize, options.enforceEager ? "eager" : "graphs", pair.compared, pair.worst);
 }
 
 // qwen3-8b's layer shapes (hidden, heads, KV heads, intermediate) with two layers and a smaller
@@ -232,24 +233,26 @@ ModelConfig fewLayerQwen3_8b() {
   return config;
 }
 
-TEST(CudaBackend, MatchesTheCpuBackendOnQwen3TinyAtBatch1Eager) {
+// Eager, and every launch of the decode path a programmatic dependent (the other tests: the default).
+TEST(CudaBackend, MatchesTheCpuBackendOnQwen3TinyAtBatch1EagerWithEveryLaunchOverlapped) {
   SKIP_WITHOUT_GPU();
-  runScenario(*findModelPreset("qwen3-tiny"), 1, true, 700);
+  runScenario(*findModelPreset("qwen3-tiny"), 1,
+              CudaBackendOptions{.enforceEager = true, .seed = 1, .overlap = DecodeOverlap::All}, 700);
 }
 
 TEST(CudaBackend, MatchesTheCpuBackendOnQwen3TinyAtBatch13WithGraphsPrefixHitsAndPreemption) {
   SKIP_WITHOUT_GPU();
-  runScenario(*findModelPreset("qwen3-tiny"), 13, false, 150);
+  runScenario(*findModelPreset("qwen3-tiny"), 13, CudaBackendOptions{.seed = 1}, 150);
 }
 
 TEST(CudaBackend, MatchesTheCpuBackendWithQwen3_8bShapesAtBatch1) {
   SKIP_WITHOUT_GPU();
-  runScenario(fewLayerQwen3_8b(), 1, false, 120);
+  runScenario(fewLayerQwen3_8b(), 1, CudaBackendOptions{.seed = 1}, 120);
 }
 
 TEST(CudaBackend, MatchesTheCpuBackendWithQwen3_8bShapesAtBatch13) {
   SKIP_WITHOUT_GPU();
-  runScenario(fewLayerQwen3_8b(), 13, false, 120);
+  runScenario(fewLayerQwen3_8b(), 13, CudaBackendOptions{.seed = 1}, 120);
 }
 
 TEST(CudaBackend, DummyWeightsDrawnOnTheGpuEqualTheHostDraw) {
