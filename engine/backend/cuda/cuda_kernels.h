@@ -99,7 +99,8 @@ void prefillAttention(Bf16* out, const Bf16* qkv, int qkvStride, const SeqTable&
 // y[m, n] = sum_k x[m, k] * w[n, k] for m < rows <= kGemvMaxRows: a GEMV that streams the weight once,
 // each output feature split along k over one warp per 1,024 elements up to 8 warps (two features a
 // block), or up to 16 warps (one feature a block; not for the gate/up form), longer rows over 4 warps that
-// loop (k a multiple of 8).
+// loop (k a multiple of 8). Rows of 2-8 warps' worth that all fit on the GPU at once as one looping warp
+// each take that form instead (one wave of blocks, no tail; not for the gate/up form).
 inline constexpr int kGemvMaxRows = 8;
 void gemv(Bf16* y, const Bf16* x, const Bf16* w, int rows, int n, int k, Stream stream);
 void gemv(float* y, const Bf16* x, const Bf16* w, int rows, int n, int k, Stream stream);

@@ -12,6 +12,7 @@
 // Weights are the seeded dummy weights, drawn on the GPU. Exits 1 without a usable GPU.
 
 #include <cublas_v2.h>
+#include <cuda_profiler_api.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -192,7 +193,7 @@ T* deviceAlloc(std::int64_t count, int fill = 0) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool quick = false, batch1Only = false;
+  bool quick = false, batch1Only = false, profileStep = false;
   std::string jsonPath;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -200,14 +201,18 @@ int main(int argc, char** argv) {
       quick = true;
     } else if (arg == "--batch1") {
       batch1Only = true;
+    } else if (arg == "--profile") {
+      profileStep = true;
     } else if (arg == "--json" && i + 1 < argc) {
       jsonPath = argv[++i];
     } else {
       std::fprintf(
           stderr,
-          "usage: bench_cuda_backend [--quick] [--batch1] [--json FILE]\n"
-          "  --quick   fewer timed steps\n"
-          "  --batch1  the kernel rows and batch-1 decode (graphs, PDL) alone, for comparing builds\n");
+          "usage: bench_cuda_backend [--quick] [--batch1] [--profile] [--json FILE]\n"
+          "  --quick    fewer timed steps\n"
+          "  --batch1   the kernel rows and batch-1 decode alone, for comparing builds\n"
+          "  --profile  one qwen3-8b batch-1 decode step (eager) between cudaProfilerStart and\n"
+          "             cudaProfilerStop, nothing else: for a profiler started with profiling off\n");
       return 2;
     }
   }
@@ -217,6 +222,20 @@ int main(int argc, char** argv) {
     return 1;
   }
   cudaStreamCreateWithFlags(&benchStream, cudaStreamNonBlocking);
+  if (profileStep) {
+    CudaBackend backend(*findModelPreset("qwen3-8b"), nullptr, 1, {.enforceEager = true, .seed = 1});
+    const int numBlocks = 64;
+    backend.allocateKvCache(numBlocks, kBlockSize);
+    Driver driver{backend, numBlocks};
+    driver.addAndPrefill(1, 128, 8192);
+    for (int i = 0; i < 3; ++i)
+      driver.decodeStep();
+    cudaProfilerStart();
+    const double ms = driver.decodeStep();
+    cudaProfilerStop();
+    std::printf("qwen3-8b batch-1 decode step (eager, profiled): %.3f ms\n", ms);
+    return 0;
+  }
   nlohmann::json result;
   result["device"] = device.name;
   std::printf("device: %s, %d SMs, %.1f GiB\n", device.name.c_str(), device.multiprocessors,

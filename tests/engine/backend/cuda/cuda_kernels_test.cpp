@@ -205,13 +205,15 @@ TEST(CudaKernels, QkNormRopeRotatesQInPlaceAndWritesKvToTheirSlots) {
   EXPECT_LT(relativeError(got, expected), 5e-3);
 }
 
-// Shapes: one warp a row with a partial batch of loads; 8 batches a row (8 warps, one batch each); 12
-// batches and a bit, an odd number of rows; 17 batches and a bit (4 warps looping).
+// Shapes: one warp a row with a partial batch of loads; 8 batches a row over few rows (a looping warp a
+// row, all rows resident at once); 2 batches a row over more rows than fit at once (a warp a batch); 12
+// batches and a bit, an odd number of rows (12 warps, one row a block); 17 batches and a bit (4 warps
+// looping).
 TEST(CudaKernels, GemvMatchesTheReferenceForOneToEightRows) {
   SKIP_WITHOUT_GPU();
   std::mt19937 rng(4);
-  for (const auto& [n, k] :
-       {std::pair{1001, 520}, std::pair{64, 8192}, std::pair{41, 12296}, std::pair{37, 17416}}) {
+  for (const auto& [n, k] : {std::pair{1001, 520}, std::pair{64, 8192}, std::pair{9000, 2048},
+                             std::pair{41, 12296}, std::pair{37, 17416}}) {
     const RandomBf16 w = randomBf16(static_cast<std::size_t>(n) * k, rng);
     DeviceVector<Bf16> dW(w.bits);
     for (int rows = 1; rows <= 8; ++rows) {
