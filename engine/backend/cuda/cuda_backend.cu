@@ -212,8 +212,14 @@ struct CudaBackend::State {
   std::map<std::tuple<int, int, int>, cudaGraphExec_t> graphs;
   std::uint64_t unseededDraws = 0;
 
+  // With options.timeSteps: events around each step's device work.
+  cudaEvent_t stepStart = nullptr, stepEnd = nullptr;
+  double lastDeviceMs = 0.0;
+
   ~State() {
     dropGraphs();
+    if (stepStart) cudaEventDestroy(stepStart);
+    if (stepEnd) cudaEventDestroy(stepEnd);
     if (hostStaging) cudaFreeHost(hostStaging);
     if (hostSampled) cudaFreeHost(hostSampled);
     if (cublas) Cublas::get().destroy(cublas);
@@ -477,6 +483,10 @@ CudaBackend::CudaBackend(const ModelConfig& config, const Weights* hostWeights, 
   s.qkvDim = s.qDim + 2 * s.kvDim;
   check(cudaSetDevice(0), "cudaSetDevice");
   check(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking), "cudaStreamCreate");
+  if (options.timeSteps) {
+    check(cudaEventCreate(&s.stepStart), "cudaEventCreate");
+    check(cudaEventCreate(&s.stepEnd), "cudaEventCreate");
+  }
   const Cublas& blas = Cublas::get();
   check(blas.create(&s.cublas), "cublasCreate");
   check(blas.setStream(s.cublas, s.stream), "cublasSetStream");
@@ -706,6 +716,7 @@ void CudaBackend::step(std::span<const SeqStep> batch, StepOutput& out) {
       std::memcpy(h + l.uniform + k, &uniform, sizeof(float));
     }
   }
+  if (s.stepStart) check(cudaEventRecord(s.stepStart, s.stream), "cudaEventRecord");
   check(cudaMemcpyAsync(s.staging.get(), h, static_cast<std::size_t>(l.total) * sizeof(std::int32_t),
                         cudaMemcpyHostToDevice, s.stream),
         "copying the step's inputs");
@@ -739,8 +750,18 @@ void CudaBackend::step(std::span<const SeqStep> batch, StepOutput& out) {
                           cudaMemcpyDeviceToHost, s.stream),
           "copying the sampled tokens");
   }
+  if (s.stepEnd) check(cudaEventRecord(s.stepEnd, s.stream), "cudaEventRecord");
   check(cudaStreamSynchronize(s.stream), "running the step");
   out.sampled.assign(s.hostSampled, s.hostSampled + samples);
+  if (s.stepEnd) {
+    float ms = 0.0f;
+    check(cudaEventElapsedTime(&ms, s.stepStart, s.stepEnd), "cudaEventElapsedTime");
+    s.lastDeviceMs = ms;
+  }
+}
+
+double CudaBackend::lastStepDeviceMs() const {
+  return m->lastDeviceMs;
 }
 
 std::vector<float> CudaBackend::lastLogits() const {

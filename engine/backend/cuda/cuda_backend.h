@@ -44,6 +44,9 @@ struct CudaBackendOptions {
   // 1,024, 256 up to 4,096, then 512), so that cuBLAS meets few distinct shapes, all of them in warmUp().
   // Off only to measure what it gives.
   bool bucketRows = true;
+  // Time each step on the device too (CUDA events around its transfers and kernels; see
+  // CudaBackend::lastStepDeviceMs), to measure the host's share of a step.
+  bool timeSteps = false;
 };
 
 // The bf16 forward pass on one NVIDIA GPU: cuBLAS GEMMs (fused QKV and gate/up projections) and a
@@ -76,6 +79,10 @@ class CudaBackend final : public Backend {
   std::int64_t weightBytes() const;
   // Decode graphs captured so far (0 with enforceEager).
   int capturedGraphs() const;
+  // With CudaBackendOptions::timeSteps: the device's time for the last step, from the start of its input
+  // transfer to the end of the sampled tokens' transfer (what the step costs the GPU; the rest of the
+  // step's wall time is the host's). 0 otherwise.
+  double lastStepDeviceMs() const;
 
  private:
   struct State;

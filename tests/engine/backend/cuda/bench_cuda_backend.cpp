@@ -485,6 +485,7 @@ int main(int argc, char** argv) {
   nlohmann::json prefill = nlohmann::json::array();
   nlohmann::json shortPrefill = nlohmann::json::array();
   nlohmann::json warmUps = nlohmann::json::array();
+  nlohmann::json hostShares = nlohmann::json::array();
   std::printf("%-56s %12s %12s %10s\n", "decode batch 1 (prompt 128)", "ms/token", "floor ms", "of floor");
   for (const std::string name : {"qwen3-8b", "qwen3-14b"}) {
     const ModelConfig c = *findModelPreset(name);
@@ -508,13 +509,15 @@ int main(int argc, char** argv) {
         {"no row buckets", with([](auto& o) { o.bucketRows = false; }), true},
         {"no PDL", with([](auto& o) { o.overlap = DecodeOverlap::None; }), false},
         {"PDL everywhere", with([](auto& o) { o.overlap = DecodeOverlap::All; }), false},
+        {"host share", with([](auto& o) { o.timeSteps = true; }), true},
     };
     for (std::size_t v = 0; v < variants.size(); ++v) {
       const Variant& variant = variants[v];
       const bool isDefault = v == 0, eager = variant.options.enforceEager,
                  noBuckets = !variant.options.bucketRows;
+      const bool hostShare = variant.options.timeSteps;
       if (variant.only8b && name != "qwen3-8b") continue;
-      if (batch1Only && (eager || noBuckets)) continue;
+      if (batch1Only && (eager || noBuckets || hostShare)) continue;
       CudaBackend backend(c, nullptr, 1, variant.options);
       const int numBlocks = 20000;
       backend.allocateKvCache(numBlocks, kBlockSize);
@@ -525,6 +528,28 @@ int main(int argc, char** argv) {
             {{"model", name}, {"seconds", std::chrono::duration<double>(Clock::now() - start).count()}});
       }
       Driver driver{backend, numBlocks};
+      if (hostShare) {
+        // A decode step's wall time (packing, transfers, launch, waiting) against its device time: what
+        // the host adds to each step, the most that preparing step n + 1 during step n could take off.
+        for (const int batch : {1, 8, 32, 128, 256}) {
+          driver.reset();
+          driver.addAndPrefill(batch, batch == 1 ? 128 : 512, 16384);
+          for (int i = 0; i < 3; ++i)
+            driver.decodeStep();
+          std::vector<double> walls, devices, hosts;
+          for (int i = 0; i < (quick ? 8 : 32); ++i) {
+            walls.push_back(driver.decodeStep());
+            devices.push_back(backend.lastStepDeviceMs());
+            hosts.push_back(walls.back() - devices.back());
+          }
+          hostShares.push_back({{"model", name},
+                                {"batch", batch},
+                                {"wall_ms", median(walls)},
+                                {"device_ms", median(devices)},
+                                {"host_ms", median(hosts)}});
+        }
+        continue;
+      }
       driver.addAndPrefill(1, 128, 8192);
       for (int i = 0; i < 5; ++i)
         driver.decodeStep();
@@ -606,6 +631,13 @@ int main(int argc, char** argv) {
     std::printf("%-40s %12d %12.3f %12.0f %9.1f%%\n", "", b["batch"].get<int>(), b["step_ms"].get<double>(),
                 b["tokens_per_s"].get<double>(), 100.0 * b["fraction_of_floor"].get<double>());
   }
+  std::printf("\n%-40s %12s %12s %12s %12s %9s\n", "decode step, qwen3-8b, host share", "batch", "wall ms",
+              "device ms", "host ms", "of wall");
+  for (const auto& h : hostShares) {
+    const double wall = h["wall_ms"].get<double>(), hostMs = h["host_ms"].get<double>();
+    std::printf("%-40s %12d %12.3f %12.3f %12.3f %8.1f%%\n", "", h["batch"].get<int>(), wall,
+                h["device_ms"].get<double>(), hostMs, 100.0 * hostMs / wall);
+  }
   std::printf("\n%-40s %12s %12s\n", "prefill, qwen3-8b, one prompt", "tokens", "tok/s");
   for (const auto& p : prefill)
     std::printf("%-40s %12d %12.0f\n", "", p["prompt_tokens"].get<int>(), p["tokens_per_s"].get<double>());
@@ -629,6 +661,7 @@ int main(int argc, char** argv) {
   result["short_prefill"] = shortPrefill;
   result["decode_batch1"] = decode1;
   result["decode_batches"] = batches;
+  result["host_share"] = hostShares;
   result["prefill"] = prefill;
   const std::string text = result.dump(2);
   std::printf("\nJSON %s\n", result.dump().c_str());

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <memory>
 #include <numeric>
@@ -302,6 +303,32 @@ TEST(CudaBackend, SeededSamplingRepeatsAndGreedyPicksTheArgmax) {
   const SamplingParams seeded{.temperature = 1.0f, .topP = 0.9f, .topK = 50, .seed = 1234, .hasSeed = true};
   EXPECT_EQ(run(seeded), run(seeded));
   EXPECT_EQ(run({.temperature = 0.8f, .topK = 1}), greedy);
+}
+
+// With timeSteps, each step reports its device time, which is part of the step's wall time.
+TEST(CudaBackend, TimedStepsReportTheirDeviceTimeWithinTheWallTime) {
+  SKIP_WITHOUT_GPU();
+  const ModelConfig config = *findModelPreset("qwen3-tiny");
+  CudaBackend timed(config, nullptr, 9, {.timeSteps = true});
+  CudaBackend untimed(config, nullptr, 9, {});
+  timed.allocateKvCache(16, kBlockSize);
+  untimed.allocateKvCache(16, kBlockSize);
+  std::mt19937 rng(6);
+  const std::vector<std::int32_t> tokens = randomTokens(30, config.vocabSize, rng);
+  const std::vector<std::int32_t> table{2, 5};
+  const SamplingParams greedy{.temperature = 0.0f};
+  const SeqStep step{
+      .seqId = 1, .tokens = tokens, .position = 0, .blockTable = table, .sample = true, .sampling = &greedy};
+  StepOutput a, b;
+  const auto start = std::chrono::steady_clock::now();
+  timed.step(std::span(&step, 1), a);
+  const double wallMs =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  untimed.step(std::span(&step, 1), b);
+  EXPECT_GT(timed.lastStepDeviceMs(), 0.0);
+  EXPECT_LE(timed.lastStepDeviceMs(), wallMs);
+  EXPECT_EQ(untimed.lastStepDeviceMs(), 0.0);
+  EXPECT_EQ(a.sampled, b.sampled);  // timing changes nothing else
 }
 
 }  // namespace
