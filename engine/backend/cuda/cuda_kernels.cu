@@ -797,7 +797,7 @@ constexpr int kGemvOneBatchWarps = 8;            // rows of up to 8 batches: one
 constexpr int kGemvWideWarps = 16;               // up to 16 batches: one batch a warp, a row a block
 constexpr int kGemvLoopWarps = 4;                // longer rows: 4 warps, looping, 2 rows a block
 constexpr int kGemvRowWarpRows = 4;              // a warp a row, looping: 4 rows a block
-constexpr int kGemvGroups = 2;                   // features a block, but for the wide rows (1)
+constexpr int kGemvGroups = 2;                   // features a block in the other forms
 constexpr int kGemvMaxThreads = 32 * kGemvWideWarps;
 
 template <typename T>
@@ -950,8 +950,10 @@ int rowWarpCapacity() {
     if (cudaGetDevice(&device) != cudaSuccess ||
         cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
         cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perMultiprocessor, gemvKernel<M, OutT, Mode, true>,
-                                                      32 * kGemvRowWarpRows, 0) != cudaSuccess)
-      return 0;  // the one-batch form then
+                                                      32 * kGemvRowWarpRows, 0) != cudaSuccess) {
+      cudaGetLastError();  // not a launch's error: the one-batch form then
+      return 0;
+    }
     return multiprocessors * perMultiprocessor;
   }();
   return capacity;
