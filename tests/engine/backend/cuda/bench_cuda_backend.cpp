@@ -1,12 +1,14 @@
 // bench_cuda_backend: the CUDA backend's speed on this machine's GPU, against the memory-bandwidth floor.
 //
-//   bench_cuda_backend [--quick] [--json FILE]
+//   bench_cuda_backend [--quick] [--batch1] [--profile] [--json FILE]   (--help says what they do)
 //
 // Prints a table, then the same figures as one JSON object (also written to FILE):
 //   - device-to-device copy bandwidth (bytes read + written), the ceiling every floor below uses;
-//   - batch-1 decode ms/token for qwen3-8b and qwen3-14b (CUDA graphs, and eager for 8b), with the floor
-//     = (weights read per step + KV read) / copy bandwidth, and the fraction of the floor reached;
-//   - decode step time at batch 8, 32, 128, 256 (qwen3-8b, 512-token contexts);
+//   - batch-1 decode ms/token for qwen3-8b and qwen3-14b (CUDA graphs; eager for 8b; without and with
+//     programmatic launches everywhere), with the floor = (weights read per step + KV read) / copy
+//     bandwidth, and the fraction of the floor reached;
+//   - decode step time at batch 8, 32, 128, 256 (qwen3-8b, 512-token contexts), and the host's share of a
+//     decode step at batch 1-256 (wall time against the device time of CudaBackendOptions::timeSteps);
 //   - prefill tokens/s for one 2k and one 8k prompt (qwen3-8b, the whole prompt in one step);
 //   - one row per kernel at qwen3-8b's decode shapes, with the bytes it must move and its GB/s.
 // Weights are the seeded dummy weights, drawn on the GPU. Exits 1 without a usable GPU.
@@ -491,7 +493,8 @@ int main(int argc, char** argv) {
     const ModelConfig c = *findModelPreset(name);
     // Variants: the default (CUDA graphs, the GEMVs that follow a GEMV as programmatic dependents), eager,
     // no programmatic dependents, every launch of the decode path a programmatic dependent of the one
-    // before, and (qwen3-8b, for the short prompts) the default without row buckets.
+    // before, (qwen3-8b, for the short prompts) the default without row buckets, and (qwen3-8b) the
+    // default with device timing for the host's share of a step.
     struct Variant {
       const char* label;
       CudaBackendOptions options;
