@@ -4,6 +4,8 @@
 #   scripts/cuda-bench.sh [--bin DIR] [--out DIR] [--tokenizer DIR] PART...
 #
 # PARTS (run in the order given):
+#   build    configure and build what the other parts run into build/cuda (AYAR_CUDA=ON, no workbench,
+#            so a GPU host needs no Qt), and take the binaries from there unless --bin was given
 #   tests    the CUDA test suite (kernels against references, the backend against the CPU backend)
 #   hf       scripts/hf-qwen3-check.py: the backends against Hugging Face transformers' Qwen3
 #   kernels  bench_cuda_backend: copy bandwidth, batch-1 decode vs the floor (8b, 14b), decode steps at
@@ -17,16 +19,19 @@
 #   noprefix the burst with --no-enable-prefix-caching
 #   routes   qwen3-8b at 1 request/s on the completions route (the rate runs use the chat route)
 # Every serving run also leaves the engine's step log (--step-log) as steps-LABEL.csv in the out folder.
-# DIR defaults: --bin build/dev/bin, --out ./cuda-bench-out, --tokenizer the Qwen3 tokenizer set-up fetched.
+# DIR defaults: --bin build/dev/bin (build/cuda/bin after the build part), --out ./cuda-bench-out,
+# --tokenizer the Qwen3 tokenizer set-up fetched. Example, from a fresh checkout on a GPU host after
+# scripts/setup.sh: scripts/cuda-bench.sh build tests kernels rates burst
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bin=build/dev/bin
+binGiven=0
 out=cuda-bench-out
 tokenizer="${AYAR_TOKENIZER_DIR:-$HOME/.cache/ayar/tokenizers/qwen3}"
 parts=()
 while [ "$#" -gt 0 ]; do
   case "$1" in
-    --bin) bin="$2"; shift 2 ;;
+    --bin) bin="$2"; binGiven=1; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     --tokenizer) tokenizer="$2"; shift 2 ;;
     *) parts+=("$1"); shift ;;
@@ -54,6 +59,18 @@ serve_bench() {  # LABEL MODEL ENGINE_ARGS... -- BENCH_ARGS...
 
 for part in "${parts[@]}"; do
   case "$part" in
+    build)
+      cmake -S . -B build/cuda -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAYAR_CUDA=ON -DAYAR_BUILD_GUI=OFF \
+        >"$out/build.txt" 2>&1 &&
+        cmake --build build/cuda --target ayar-engine ayar-cli test_engine_backend_cuda bench_cuda_backend \
+          dump_logits >>"$out/build.txt" 2>&1
+      if [ $? -ne 0 ]; then
+        tail -20 "$out/build.txt" >&2
+        echo "cuda-bench: the build failed (whole log: $out/build.txt)" >&2
+        exit 1
+      fi
+      echo "== built build/cuda"
+      [ "$binGiven" = 1 ] || bin=build/cuda/bin ;;
     tests)
       "$bin/test_engine_backend_cuda" --gtest_brief=0 2>&1 | tee "$out/tests.txt" |
         grep -E "^\[ *(OK|FAILED|SKIPPED|PASSED) *\]|worst relative error|Failure|error" || true
