@@ -248,7 +248,9 @@ TEST(CudaKernels, NormedGemvChainMatchesTheNormGemvResidualAndSiluChain) {
   SKIP_WITHOUT_GPU();
   std::mt19937 rng(9);
   const int k = 1040, n = 1000, vocab = 999;
-  // down: k of 4200 takes 5 warps and two features a block; k of 10000, 10 warps and one feature a block
+  // The forms met: qkv and lm_head (k of 1,040, 2 batches, few rows) a looping warp a row; o (k of 1,000)
+  // one warp a row and two rows a block; down at k of 4,200 a looping warp a row, at 10,000 ten warps and
+  // one row a block. (The one-batch form at 2-8 batches: the backend tests' qwen3-8b-shaped qkv.)
   for (const int inter : {4200, 10000}) {
     const int maxRows = kGemvFusedRows;
     const RandomBf16 embedding = randomBf16(static_cast<std::size_t>(16) * k, rng, -3.0f, 3.0f),
