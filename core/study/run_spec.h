@@ -21,8 +21,10 @@ class EngineLauncher;
 struct RunSpec {
   // Bundled or external: Ayar starts it and stops it afterwards. Remote: engine.baseUrl is used.
   EngineSpec engine;
-  std::string backend = "openai";  // "openai" (/v1/completions) | "openai-chat" (/v1/chat/completions)
-  std::string endpoint;            // the API path; empty: the backend's default
+  // "openai" (/v1/completions) | "openai-chat" (/v1/chat/completions). Empty: the profile's, else
+  // "openai". A default here would override every chat profile with the completions request shape.
+  std::string backend;
+  std::string endpoint;  // the API path; empty: the profile's, else the backend's default
   // The model name sent in requests (vLLM's --served-model-name, else --model). Empty: the engine's.
   std::string requestModel;
   // A tokenizer.json file or a folder holding one. Empty: the model folder's, else the default Qwen3

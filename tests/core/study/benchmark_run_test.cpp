@@ -108,6 +108,42 @@ TEST(BenchmarkRun, StoresTheRunItsRequestsAndSamples) {
   EXPECT_TRUE(hasInFlight);
 }
 
+// A profile that says "chat" is sent as chat when the run spec leaves the API to it (the GUI, studies
+// and searches build specs that way); a spec that names an API wins over the profile.
+TEST(BenchmarkRun, TheProfilesApiShapesTheRequestsUnlessTheRunNamesOne) {
+  test::TempDir dir;
+  for (const bool runNamesCompletions : {false, true}) {
+    test::SseTestServer server({.ttftMs = 1, .itlMs = 1, .tokensPerChunk = 1, .recordRequests = true});
+    RunSpec spec = remoteSpec(server, dir / ("store" + std::to_string(runNamesCompletions) + ".db"));
+    spec.profile.backend = "openai-chat";
+    spec.profile.endpoint = "/v1/chat/completions";
+    spec.profile.numPrompts = 3;
+    if (runNamesCompletions) {
+      spec.backend = "openai";
+      spec.endpoint = "/v1/completions";
+    }
+    BenchmarkRun run(spec);
+    const auto outcomes = run.run();
+    ASSERT_EQ(outcomes.size(), 1u);
+    EXPECT_EQ(outcomes.front().summary.completed, 3);
+    std::vector<test::ServedRequest> served;
+    for (const auto& request : server.servedRequests()) {
+      if (request.path.ends_with("completions")) served.push_back(request);
+    }
+    ASSERT_EQ(served.size(), 4u);  // the test request, then the run
+    for (const auto& request : served) {
+      const auto body = nlohmann::json::parse(request.body);
+      if (runNamesCompletions) {
+        EXPECT_EQ(request.path, "/v1/completions");
+        EXPECT_TRUE(body.contains("prompt")) << request.body;
+      } else {
+        EXPECT_EQ(request.path, "/v1/chat/completions");
+        EXPECT_TRUE(body.contains("messages")) << request.body;
+      }
+    }
+  }
+}
+
 // A front end sees each sample batch as it is taken, and its own gauges (GPU) go into the store
 // beside the client's.
 TEST(BenchmarkRun, ObserverSeesEverySampleBatchAndItsExtraSamplesAreStored) {
