@@ -304,6 +304,10 @@ int runBench(const BenchFlags& flags, const Overrides& overrides, CLI::App& comm
   if (given("--ramp-up-strategy") && (!given("--ramp-up-start-rps") || !given("--ramp-up-end-rps"))) {
     throw Error("--ramp-up-strategy needs both --ramp-up-start-rps and --ramp-up-end-rps");
   }
+  // The API is a part of the load (a profile names it), so the stored profile says what was sent.
+  if (given("--backend")) spec.profile.backend = flags.backend;
+  if (given("--endpoint")) spec.profile.endpoint = flags.endpoint;
+  if (!profileName.empty()) nameEditedProfile(spec.profile, loadProfile(profileName));
   spec.profile.validate();
 
   spec.summary.percentileMetrics.clear();

@@ -98,6 +98,7 @@ std::string ProfileSpec::describe() const {
   std::ostringstream out;
   out.imbue(std::locale::classic());
   if (!name.empty()) out << name << ": ";
+  if (name.empty() && !editedFrom.empty()) out << editedFrom << ", edited: ";
   out << datasetName;
   if (datasetName == "random") {
     out << ' ' << randomInputLen << "->" << randomOutputLen;
@@ -173,9 +174,30 @@ void ProfileSpec::validate() const {
           "unknown backend \"" + backend + "\": use openai or openai-chat");
 }
 
+void nameEditedProfile(ProfileSpec& profile, const ProfileSpec& preset) {
+  const auto load = [](const ProfileSpec& p) {
+    nlohmann::json json = p;
+    for (const char* key : {"name", "edited_from", "title", "purpose"})
+      json.erase(key);
+    return json;
+  };
+  if (load(profile) == load(preset)) {
+    profile.name = preset.name;
+    profile.editedFrom.clear();
+    profile.title = preset.title;
+    profile.purpose = preset.purpose;
+    return;
+  }
+  profile.name.clear();
+  profile.editedFrom = preset.name;
+  profile.title.clear();
+  profile.purpose.clear();
+}
+
 void to_json(nlohmann::json& json, const ProfileSpec& p) {
   json = nlohmann::json::object();
   if (!p.name.empty()) json["name"] = p.name;
+  if (!p.editedFrom.empty()) json["edited_from"] = p.editedFrom;
   if (!p.title.empty()) json["title"] = p.title;
   if (!p.purpose.empty()) json["purpose"] = p.purpose;
   if (!p.backend.empty()) json["backend"] = p.backend;
@@ -219,6 +241,8 @@ void from_json(const nlohmann::json& json, ProfileSpec& p) {
   for (const auto& [key, value] : json.items()) {
     if (key == "name")
       read(value, "name", p.name);
+    else if (key == "edited_from")
+      read(value, "edited_from", p.editedFrom);
     else if (key == "title")
       readLanguageMap(value, "title", p.title);
     else if (key == "purpose")

@@ -27,7 +27,10 @@ LoadMode parseLoadMode(std::string_view text);  // throws ayar::Error naming the
 struct ProfileSpec {
   static constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
-  std::string name;                            // empty for a profile made of flags only
+  std::string name;  // empty for a profile made of flags only, or edited
+  // The preset this profile was made from by changing some of its fields (see nameEditedProfile);
+  // empty for a preset as shipped or a profile made from scratch.
+  std::string editedFrom;
   std::map<std::string, std::string> title;    // by language: "en", "tr"
   std::map<std::string, std::string> purpose;  // by language
 
@@ -78,6 +81,11 @@ struct ProfileSpec {
   // Checks ranges (counts > 0, ratio in [0, 1), rate > 0, ...). Throws ayar::Error naming the field.
   void validate() const;
 };
+
+// Names a profile made from `preset`: the same load (every field that decides what is sent and when,
+// names and titles aside) keeps the preset's name; a changed one loses the preset's name, title and
+// purpose and records the preset in `editedFrom`, so that what ran is never shown as the preset.
+void nameEditedProfile(ProfileSpec& profile, const ProfileSpec& preset);
 
 // snake_case keys as in the profile files; rates and burstiness may be the string "inf".
 void to_json(nlohmann::json& json, const ProfileSpec& profile);

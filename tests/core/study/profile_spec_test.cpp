@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <functional>
 
 #include "core/error.h"
 #include "tests/support/test_env.h"
@@ -58,6 +59,36 @@ TEST(ProfileSpec, JsonRoundTripKeepsEveryField) {
   EXPECT_EQ(nlohmann::json(back), json);
   EXPECT_EQ(back.concurrency, 12);
   EXPECT_EQ(back.maxConcurrency, 4);
+}
+
+// A preset changed in any field that decides what is sent or when is no longer that preset: it loses
+// the preset's name and titles and says which preset it came from; unchanged, it keeps them.
+TEST(ProfileSpec, AnEditedPresetIsNamedAfterWhatItWasMadeFrom) {
+  const ProfileSpec preset = loadProfile("sharegpt-4rps");
+  ProfileSpec same = preset;
+  same.name.clear();
+  same.title.clear();
+  nameEditedProfile(same, preset);
+  EXPECT_EQ(same.name, "sharegpt-4rps");
+  EXPECT_TRUE(same.editedFrom.empty());
+  EXPECT_EQ(same.title, preset.title);
+
+  for (const auto& edit : std::vector<std::function<void(ProfileSpec&)>>{
+           [](ProfileSpec& p) { p.numPrompts = 10; }, [](ProfileSpec& p) { p.requestRate = 2; },
+           [](ProfileSpec& p) { p.backend = "openai"; }, [](ProfileSpec& p) { p.temperature = 0.7; },
+           [](ProfileSpec& p) { p.sharegptOutputLen = 64; }}) {
+    ProfileSpec edited = preset;
+    edit(edited);
+    nameEditedProfile(edited, preset);
+    EXPECT_TRUE(edited.name.empty());
+    EXPECT_EQ(edited.editedFrom, "sharegpt-4rps");
+    EXPECT_TRUE(edited.title.empty());
+    EXPECT_TRUE(edited.purpose.empty());
+    EXPECT_EQ(edited.describe().rfind("sharegpt-4rps, edited: sharegpt x", 0), 0u) << edited.describe();
+    ProfileSpec back;
+    from_json(nlohmann::json(edited), back);
+    EXPECT_EQ(back.editedFrom, "sharegpt-4rps");
+  }
 }
 
 TEST(ProfileSpec, VllmsOtherSamplingParametersAndRampUpRoundTrip) {
