@@ -13,6 +13,7 @@
 
 #include "core/engines/resources_dir.h"
 #include "core/error.h"
+#include "core/report/message_text.h"
 
 namespace ayar {
 
@@ -63,60 +64,54 @@ std::optional<double> parseFloat(const std::string& text) {
   return value;
 }
 
-// Checks one value against a flag's type; returns the problem as a sentence, or nullopt. A value
-// outside open choices is a warning, returned in `warning`.
-std::optional<std::string> checkValue(const FlagSpec& flag, const std::string& name, const std::string& value,
-                                      std::optional<std::string>& warning) {
-  const std::string quoted = "\"" + value + "\"";
-  auto checkRange = [&](double number) -> std::optional<std::string> {
+// Checks one value against a flag's type; returns the problem, or nullopt. A value outside open
+// choices is a warning, returned in `warning`.
+std::optional<Message> checkValue(const FlagSpec& flag, const std::string& name, const std::string& value,
+                                  std::optional<Message>& warning) {
+  auto checkRange = [&](double number) -> std::optional<Message> {
     if ((flag.min && number < *flag.min) || (flag.max && number > *flag.max)) {
-      std::string range;
-      if (flag.min && flag.max) {
-        range = "between " + formatNumber(*flag.min) + " and " + formatNumber(*flag.max);
-      } else if (flag.min) {
-        range = "at least " + formatNumber(*flag.min);
-      } else {
-        range = "at most " + formatNumber(*flag.max);
-      }
-      return name + " is " + value + "; it must be " + range + ".";
+      if (flag.min && flag.max)
+        return Message{MessageText::FlagRangeBetween,
+                       {name, value, formatNumber(*flag.min), formatNumber(*flag.max)}};
+      if (flag.min) return Message{MessageText::FlagRangeAtLeast, {name, value, formatNumber(*flag.min)}};
+      return Message{MessageText::FlagRangeAtMost, {name, value, formatNumber(*flag.max)}};
     }
     return std::nullopt;
   };
   switch (flag.type) {
     case FlagType::Bool:
-      if (!isBoolWord(value))
-        return name + " is a switch: give it no value, or true/false, not " + quoted + ".";
+      if (!isBoolWord(value)) return Message{MessageText::FlagSwitchValue, {name, value}};
       return std::nullopt;
     case FlagType::Int: {
       const auto number = parseInteger(value);
-      if (!number) return name + " needs a whole number, not " + quoted + ".";
+      if (!number) return Message{MessageText::FlagWholeNumber, {name, value}};
       return checkRange(static_cast<double>(*number));
     }
     case FlagType::Float: {
       const auto number = parseFloat(value);
-      if (!number) return name + " needs a number (like 0.9), not " + quoted + ".";
+      if (!number) return Message{MessageText::FlagNumber, {name, value, std::string("0.9")}};
       return checkRange(*number);
     }
     case FlagType::Choice:
       if (std::find(flag.choices.begin(), flag.choices.end(), value) != flag.choices.end())
         return std::nullopt;
       if (flag.choicesOpen) {
-        warning = name + " is " + quoted + ", not one of the values Ayar knows (" + joined(flag.choices) +
-                  "); it is passed as written.";
+        warning = Message{MessageText::FlagChoiceOpen, {name, value, joined(flag.choices)}};
         return std::nullopt;
       }
-      return name + " is " + quoted + "; use one of: " + joined(flag.choices) + ".";
+      return Message{MessageText::FlagChoice, {name, value, joined(flag.choices)}};
     case FlagType::String:
-      if (value.empty()) return name + " needs a value.";
+      if (value.empty()) return Message{MessageText::FlagEmpty, {name}};
       if (!flag.pattern.empty() && !std::regex_match(value, std::regex(flag.pattern))) {
-        return name + " is " + quoted + ", which does not have the expected form (" + flag.pattern + ").";
+        // The pattern is for the machine; the person reads the flag's description.
+        return Message{MessageText::FlagPattern,
+                       {name, value, MessageArgument(flag.descriptionEn, flag.descriptionTr)}};
       }
       return std::nullopt;
     case FlagType::Json: {
       const json parsed = json::parse(value, nullptr, false);
-      if (parsed.is_discarded() || !parsed.is_object()) {
-        return name + " needs a JSON object (like {\"method\": \"ngram\"}), not " + quoted + ".";
-      }
+      if (parsed.is_discarded() || !parsed.is_object())
+        return Message{MessageText::FlagJson, {name, value, std::string("{\"method\": \"ngram\"}")}};
       return std::nullopt;
     }
   }
@@ -247,9 +242,9 @@ class TemplateReader {
     }
     if (object.contains("default") && !object.at("default").is_null()) {
       flag.defaultValue = scalar(object.at("default"), where, "default");
-      std::optional<std::string> warning;
+      std::optional<Message> warning;
       if (auto problem = checkValue(flag, flag.name, *flag.defaultValue, warning)) {
-        fail(where, "\"default\" does not fit the flag: " + *problem);
+        fail(where, "\"default\" does not fit the flag: " + problem->in(ReportLanguage::English));
       }
     }
     if (!object.contains("description") || !object.at("description").is_object()) {
@@ -427,8 +422,9 @@ std::vector<FlagIssue> checkFlags(const EngineTemplate& engineTemplate,
                                   const std::vector<EngineFlag>& flags) {
   using Severity = FlagIssue::Severity;
   std::vector<FlagIssue> issues;
-  auto add = [&](Severity severity, const std::string& flag, std::string message) {
-    issues.push_back({severity, flag, std::move(message)});
+  auto add = [&](Severity severity, const std::string& flag, Message text) {
+    std::string message = text.in(ReportLanguage::English);
+    issues.push_back({severity, flag, std::move(message), std::move(text)});
   };
   const std::vector<std::string> reserved = engineTemplate.reservedFlags();
   std::set<std::string> seen;
@@ -436,20 +432,17 @@ std::vector<FlagIssue> checkFlags(const EngineTemplate& engineTemplate,
     if (flag.raw) continue;
     const std::string& name = flag.name;
     if (name.empty() || name.front() != '-') {
-      add(Severity::Error, name, "Flag \"" + name + "\" must start with a dash (write \"--" + name + "\").");
+      add(Severity::Error, name, {MessageText::FlagNeedsDash, {name}});
       continue;
     }
     if (std::find(reserved.begin(), reserved.end(), name) != reserved.end()) {
-      add(Severity::Error, name,
-          name +
-              " is set by Ayar from the engine settings (model, host, port, served model name, device, API "
-              "key); remove it from the flags.");
+      add(Severity::Error, name, {MessageText::FlagSetByAyar, {name}});
       continue;
     }
     const FlagSpec* known = engineTemplate.findFlag(name);
     const std::string canonical = known != nullptr ? known->name : name;
     if (!seen.insert(canonical).second) {
-      add(Severity::Error, name, name + " is given twice; keep one.");
+      add(Severity::Error, name, {MessageText::FlagGivenTwice, {name}});
       continue;
     }
     if (known == nullptr) {
@@ -458,34 +451,31 @@ std::vector<FlagIssue> checkFlags(const EngineTemplate& engineTemplate,
         for (const auto& entry : engineTemplate.flags)
           names.push_back(entry.name);
         add(Severity::Error, name,
-            name + " is not a flag of " + engineTemplate.displayName + ". Its flags are: " + joined(names) +
-                ".");
+            {MessageText::FlagUnknown, {name, engineTemplate.displayName, joined(names)}});
       } else {
-        add(Severity::Warning, name,
-            name + " is not in Ayar's catalogue of " + engineTemplate.displayName +
-                " flags; it is passed as written, unchecked.");
+        add(Severity::Warning, name, {MessageText::FlagNotInCatalogue, {name, engineTemplate.displayName}});
       }
       continue;
     }
     if (known->type == FlagType::Bool) {
       if (name == known->falseFlag && flag.value) {
-        add(Severity::Error, name, name + " takes no value; it turns " + known->name + " off.");
+        add(Severity::Error, name, {MessageText::FlagNegationNoValue, {name, known->name}});
       } else if (flag.value) {
-        std::optional<std::string> warning;
+        std::optional<Message> warning;
         if (auto problem = checkValue(*known, name, *flag.value, warning))
-          add(Severity::Error, name, *problem);
+          add(Severity::Error, name, std::move(*problem));
       }
       continue;
     }
     if (!flag.value) {
-      add(Severity::Error, name, name + " needs a value (" + std::string(toString(known->type)) + ").");
+      add(Severity::Error, name, {MessageText::FlagNeedsValue, {name, std::string(toString(known->type))}});
       continue;
     }
-    std::optional<std::string> warning;
+    std::optional<Message> warning;
     if (auto problem = checkValue(*known, name, *flag.value, warning)) {
-      add(Severity::Error, name, *problem);
+      add(Severity::Error, name, std::move(*problem));
     } else if (warning) {
-      add(Severity::Warning, name, *warning);
+      add(Severity::Warning, name, std::move(*warning));
     }
   }
   return issues;

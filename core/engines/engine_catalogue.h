@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/engines/engine_spec.h"
+#include "core/report/message_text.h"
 
 namespace ayar {
 
@@ -74,7 +75,8 @@ struct FlagIssue {
   enum class Severity { Error, Warning };
   Severity severity = Severity::Error;
   std::string flag;     // the flag it is about
-  std::string message;  // a whole sentence naming the flag
+  std::string message;  // a whole sentence naming the flag, in English (text in English)
+  Message text;         // the same, to be said in a reader's language
 };
 
 // Checks a user's flags against a template's catalogue: types, ranges, choices, patterns, values

@@ -302,8 +302,26 @@ TEST(FlagValidation, WrongValuesAreErrorsNamingTheFlag) {
 
   const auto patternIssues = checkFlags(shipped().at("ayar"), {EngineFlag::option("--sim-profile", "fast")});
   ASSERT_EQ(patternIssues.size(), 1u);
-  EXPECT_NE(patternIssues[0].message.find("--sim-profile is \"fast\", which does not have the expected form"),
-            std::string::npos);
+  // A person reads the flag's description, not its regular expression, in their own language.
+  const FlagSpec& sim = *shipped().at("ayar").findFlag("--sim-profile");
+  EXPECT_EQ(patternIssues[0].message,
+            "--sim-profile is \"fast\", which the engine does not take. " + sim.descriptionEn);
+  EXPECT_EQ(patternIssues[0].text.in(ReportLanguage::Turkish),
+            "--sim-profile için \"fast\" verilmiş; motor bu biçimi kabul etmez. " + sim.descriptionTr);
+  EXPECT_EQ(patternIssues[0].message.find(sim.pattern), std::string::npos);
+}
+
+// Every flag problem is written in both languages, the same facts in each.
+TEST(FlagValidation, EveryProblemReadsInTurkishToo) {
+  const auto issues = checkFlags(shipped().at("ayar"), {EngineFlag::option("--gpu-memory-utilization", "5"),
+                                                        EngineFlag::option("--max-num-seqs", "many"),
+                                                        EngineFlag::option("--max-num-seqs", "8")});
+  ASSERT_EQ(issues.size(), 3u);
+  EXPECT_EQ(issues[0].message, "--gpu-memory-utilization is 5; it must be between 0.05 and 1.");
+  EXPECT_EQ(issues[0].text.in(ReportLanguage::Turkish),
+            "--gpu-memory-utilization için 5 verilmiş; 0.05 ile 1 arasında olmalı.");
+  EXPECT_EQ(issues[1].text.in(ReportLanguage::Turkish), "--max-num-seqs bir tam sayı ister, \"many\" değil.");
+  EXPECT_EQ(issues[2].text.in(ReportLanguage::Turkish), "--max-num-seqs iki kez verilmiş; birini bırakın.");
 }
 
 TEST(FlagValidation, ValidateThrowsEveryErrorAndReturnsWarnings) {
