@@ -235,6 +235,10 @@
         <source>Study</source>
         <translation>Study</translation>
     </message>
+    <message>
+        <source>%1, edited</source>
+        <translation>%1, edited</translation>
+    </message>
 </context>
 <context>
     <name>ayar::HistoryPage</name>
@@ -585,12 +589,327 @@
         <translation>a number, or inf for all at once</translation>
     </message>
     <message>
-        <source>none: a synthetic ShareGPT-like set</source>
-        <translation>none: a synthetic ShareGPT-like set</translation>
-    </message>
-    <message>
         <source>no cap</source>
         <translation>no cap</translation>
+    </message>
+    <message>
+        <source>Prefix tokens</source>
+        <translation>Prefix tokens</translation>
+    </message>
+    <message>
+        <source>Prefixes</source>
+        <translation>Prefixes</translation>
+    </message>
+    <message>
+        <source>Random tokens (random)</source>
+        <translation>Random tokens (random)</translation>
+    </message>
+    <message>
+        <source>ShareGPT conversations (sharegpt)</source>
+        <translation>ShareGPT conversations (sharegpt)</translation>
+    </message>
+    <message>
+        <source>Synthetic ShareGPT-like (synthetic-sharegpt)</source>
+        <translation>Synthetic ShareGPT-like (synthetic-sharegpt)</translation>
+    </message>
+    <message>
+        <source>Shared prefixes (prefix-repetition)</source>
+        <translation>Shared prefixes (prefix-repetition)</translation>
+    </message>
+    <message>
+        <source>edited</source>
+        <translation>edited</translation>
+    </message>
+    <message>
+        <source>The fields no longer hold the preset as shipped: the run is stored as edited, with what the fields say.</source>
+        <translation>The fields no longer hold the preset as shipped: the run is stored as edited, with what the fields say.</translation>
+    </message>
+    <message>
+        <source>1: Poisson, inf: evenly spaced</source>
+        <translation>1: Poisson, inf: evenly spaced</translation>
+    </message>
+    <message>
+        <source>Only the ShareGPT dataset reads a file.</source>
+        <translation>Only the ShareGPT dataset reads a file.</translation>
+    </message>
+    <message>
+        <source>Not used by this dataset: its prompts are its own, with their own lengths.</source>
+        <translation>Not used by this dataset: its prompts are its own, with their own lengths.</translation>
+    </message>
+    <message>
+        <source>Only the random dataset draws lengths around the given ones.</source>
+        <translation>Only the random dataset draws lengths around the given ones.</translation>
+    </message>
+    <message>
+        <source>Only the shared-prefix dataset has prefixes.</source>
+        <translation>Only the shared-prefix dataset has prefixes.</translation>
+    </message>
+    <message>
+        <source>Used when requests are sent at a rate.</source>
+        <translation>Used when requests are sent at a rate.</translation>
+    </message>
+    <message>
+        <source>Used with a fixed concurrency only.</source>
+        <translation>Used with a fixed concurrency only.</translation>
+    </message>
+    <message>
+        <source>A fixed concurrency is its own cap on requests in flight.</source>
+        <translation>A fixed concurrency is its own cap on requests in flight.</translation>
+    </message>
+    <message>
+        <source>Tokens after the prefix</source>
+        <translation>Tokens after the prefix</translation>
+    </message>
+    <message>
+        <source>the dataset&apos;s</source>
+        <translation>the dataset&apos;s</translation>
+    </message>
+    <message>
+        <source>Random prompts of exactly Input tokens (spread by the length range ratio), each asked for exactly Output tokens: ignore_eos is sent.</source>
+        <translation>Random prompts of exactly Input tokens (spread by the length range ratio), each asked for exactly Output tokens: ignore_eos is sent.</translation>
+    </message>
+    <message>
+        <source>Prompts and reply lengths come from the ShareGPT file (without one, from a synthetic ShareGPT-like set). Output tokens, when set, makes every reply that long instead.</source>
+        <translation>Prompts and reply lengths come from the ShareGPT file (without one, from a synthetic ShareGPT-like set). Output tokens, when set, makes every reply that long instead.</translation>
+    </message>
+    <message>
+        <source>Prompts and reply lengths drawn as ShareGPT&apos;s are. Output tokens, when set, makes every reply that long instead.</source>
+        <translation>Prompts and reply lengths drawn as ShareGPT&apos;s are. Output tokens, when set, makes every reply that long instead.</translation>
+    </message>
+    <message>
+        <source>Each prompt starts with one of the shared prefixes (Prefix tokens long) and goes on with Tokens after the prefix of its own; each is asked for exactly Output tokens.</source>
+        <translation>Each prompt starts with one of the shared prefixes (Prefix tokens long) and goes on with Tokens after the prefix of its own; each is asked for exactly Output tokens.</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>empty. Enter requests per second (for example %1), or inf to send them all at once.</source>
+        <translation>empty. Enter requests per second (for example %1), or inf to send them all at once.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a number. Enter requests per second (for example %2), or inf to send them all at once.</source>
+        <translation>&quot;%1&quot; is not a number. Enter requests per second (for example %2), or inf to send them all at once.</translation>
+    </message>
+    <message>
+        <source>must be above 0 (or inf, to send all at once).</source>
+        <translation>must be above 0 (or inf, to send all at once).</translation>
+    </message>
+    <message>
+        <source>must be a number above 0: 1 for Poisson arrivals, inf for evenly spaced ones.</source>
+        <translation>must be a number above 0: 1 for Poisson arrivals, inf for evenly spaced ones.</translation>
+    </message>
+    <message>
+        <source>there is no file %1. Choose a ShareGPT JSON file, or leave the field empty for a synthetic ShareGPT-like set.</source>
+        <translation>there is no file %1. Choose a ShareGPT JSON file, or leave the field empty for a synthetic ShareGPT-like set.</translation>
+    </message>
+    <message>
+        <source>none: a synthetic set</source>
+        <translation>none: a synthetic set</translation>
+    </message>
+</context>
+<context>
+    <name>ayar::RequestOptionsEditor</name>
+    <message>
+        <source>Requests</source>
+        <translation>Requests</translation>
+    </message>
+    <message>
+        <source>Sampling (sent in every request)</source>
+        <translation>Sampling (sent in every request)</translation>
+    </message>
+    <message>
+        <source>Results</source>
+        <translation>Results</translation>
+    </message>
+    <message>
+        <source>API</source>
+        <translation>API</translation>
+    </message>
+    <message>
+        <source>Path</source>
+        <translation>Path</translation>
+    </message>
+    <message>
+        <source>Model name sent</source>
+        <translation>Model name sent</translation>
+    </message>
+    <message>
+        <source>Headers</source>
+        <translation>Headers</translation>
+    </message>
+    <message>
+        <source>Extra body (JSON)</source>
+        <translation>Extra body (JSON)</translation>
+    </message>
+    <message>
+        <source>Request timeout (s)</source>
+        <translation>Request timeout (s)</translation>
+    </message>
+    <message>
+        <source>Warm-up requests</source>
+        <translation>Warm-up requests</translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation>Temperature</translation>
+    </message>
+    <message>
+        <source>Top-p</source>
+        <translation>Top-p</translation>
+    </message>
+    <message>
+        <source>Top-k</source>
+        <translation>Top-k</translation>
+    </message>
+    <message>
+        <source>Min-p</source>
+        <translation>Min-p</translation>
+    </message>
+    <message>
+        <source>Frequency penalty</source>
+        <translation>Frequency penalty</translation>
+    </message>
+    <message>
+        <source>Presence penalty</source>
+        <translation>Presence penalty</translation>
+    </message>
+    <message>
+        <source>Repetition penalty</source>
+        <translation>Repetition penalty</translation>
+    </message>
+    <message>
+        <source>Percentiles</source>
+        <translation>Percentiles</translation>
+    </message>
+    <message>
+        <source>Goodput SLO: TTFT (ms)</source>
+        <translation>Goodput SLO: TTFT (ms)</translation>
+    </message>
+    <message>
+        <source>Goodput SLO: TPOT (ms)</source>
+        <translation>Goodput SLO: TPOT (ms)</translation>
+    </message>
+    <message>
+        <source>Goodput SLO: latency (ms)</source>
+        <translation>Goodput SLO: latency (ms)</translation>
+    </message>
+    <message>
+        <source>the engine&apos;s model name</source>
+        <translation>the engine&apos;s model name</translation>
+    </message>
+    <message>
+        <source>Ask for the whole output length (ignore_eos)</source>
+        <translation>Ask for the whole output length (ignore_eos)</translation>
+    </message>
+    <message>
+        <source>The random dataset always sends ignore_eos, as vLLM does: every reply is exactly Output tokens long.</source>
+        <translation>The random dataset always sends ignore_eos, as vLLM does: every reply is exactly Output tokens long.</translation>
+    </message>
+    <message>
+        <source>The server keeps generating past the end-of-text token until the requested length.</source>
+        <translation>The server keeps generating past the end-of-text token until the requested length.</translation>
+    </message>
+    <message>
+        <source>Name: value, one a line. Used for this session only, never stored.</source>
+        <translation>Name: value, one a line. Used for this session only, never stored.</translation>
+    </message>
+    <message>
+        <source>Which percentiles the results list, e.g. %1</source>
+        <translation>Which percentiles the results list, e.g. %1</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>none</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>a path starts with /, like %1.</source>
+        <translation>a path starts with /, like %1.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a number. %2</source>
+        <translation>&quot;%1&quot; is not a number. %2</translation>
+    </message>
+    <message>
+        <source>Give 0 or more, or leave it empty.</source>
+        <translation>Give 0 or more, or leave it empty.</translation>
+    </message>
+    <message>
+        <source>Give a number above 0 and at most %1, or leave it empty.</source>
+        <translation>Give a number above 0 and at most %1, or leave it empty.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a count of tokens. Give a whole number of at least 1 (-1 turns it off), or leave it empty.</source>
+        <translation>&quot;%1&quot; is not a count of tokens. Give a whole number of at least 1 (-1 turns it off), or leave it empty.</translation>
+    </message>
+    <message>
+        <source>Give a number from 0 to %1, or leave it empty.</source>
+        <translation>Give a number from 0 to %1, or leave it empty.</translation>
+    </message>
+    <message>
+        <source>Give a number from %1 to %2, or leave it empty.</source>
+        <translation>Give a number from %1 to %2, or leave it empty.</translation>
+    </message>
+    <message>
+        <source>Give a number above 0, or leave it empty.</source>
+        <translation>Give a number above 0, or leave it empty.</translation>
+    </message>
+    <message>
+        <source>line %1 is not &quot;Name: value&quot; (a header name is letters, digits and dashes).</source>
+        <translation>line %1 is not &quot;Name: value&quot; (a header name is letters, digits and dashes).</translation>
+    </message>
+    <message>
+        <source>not a JSON object. Write one such as %1, or leave it empty.</source>
+        <translation>not a JSON object. Write one such as %1, or leave it empty.</translation>
+    </message>
+    <message>
+        <source>Give a number of seconds above 0, or leave it empty.</source>
+        <translation>Give a number of seconds above 0, or leave it empty.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a percentile. List numbers above 0 and at most 100, e.g. %2.</source>
+        <translation>&quot;%1&quot; is not a percentile. List numbers above 0 and at most 100, e.g. %2.</translation>
+    </message>
+    <message>
+        <source>empty. List at least one, e.g. %1.</source>
+        <translation>empty. List at least one, e.g. %1.</translation>
+    </message>
+    <message>
+        <source>Give milliseconds above 0, or leave it empty.</source>
+        <translation>Give milliseconds above 0, or leave it empty.</translation>
+    </message>
+    <message>
+        <source>Completions</source>
+        <translation>Completions</translation>
+    </message>
+    <message>
+        <source>Chat</source>
+        <translation>Chat</translation>
+    </message>
+    <message>
+        <source>Completions sends a prompt (vLLM&apos;s openai backend); Chat sends messages through the model&apos;s chat template (openai-chat).</source>
+        <translation>Completions sends a prompt (vLLM&apos;s openai backend); Chat sends messages through the model&apos;s chat template (openai-chat).</translation>
+    </message>
+    <message>
+        <source>A JSON object merged into every request body.</source>
+        <translation>A JSON object merged into every request body.</translation>
+    </message>
+    <message>
+        <source>0: greedy</source>
+        <translation>0: greedy</translation>
+    </message>
+    <message>
+        <source>not sent</source>
+        <translation>not sent</translation>
+    </message>
+    <message>
+        <source>Empty: not sent, the server&apos;s default applies.</source>
+        <translation>Empty: not sent, the server&apos;s default applies.</translation>
     </message>
 </context>
 <context>
@@ -734,12 +1053,36 @@
         <translation>Start run</translation>
     </message>
     <message>
-        <source>Stop</source>
-        <translation>Stop</translation>
-    </message>
-    <message>
         <source>Keep the start of the command line as it is (%1): change the model, device or engine above, and flags after it.</source>
         <translation>Keep the start of the command line as it is (%1): change the model, device or engine above, and flags after it.</translation>
+    </message>
+    <message>
+        <source>Requests and results</source>
+        <translation>Requests and results</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>empty. Choose a preset such as %1, or a folder with config.json and *.safetensors (Folder…).</source>
+        <translation>empty. Choose a preset such as %1, or a folder with config.json and *.safetensors (Folder…).</translation>
+    </message>
+    <message>
+        <source>empty. Give a Hugging Face id or a model folder.</source>
+        <translation>empty. Give a Hugging Face id or a model folder.</translation>
+    </message>
+    <message>
+        <source>empty. Give the server&apos;s address, such as %1.</source>
+        <translation>empty. Give the server&apos;s address, such as %1.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not an http:// or https:// address, such as %2.</source>
+        <translation>&quot;%1&quot; is not an http:// or https:// address, such as %2.</translation>
+    </message>
+    <message>
+        <source>A run is going: Stop is in the Live area.</source>
+        <translation>A run is going: Stop is in the Live area.</translation>
     </message>
 </context>
 <context>

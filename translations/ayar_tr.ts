@@ -235,6 +235,10 @@
         <source>Study</source>
         <translation>Çalışma</translation>
     </message>
+    <message>
+        <source>%1, edited</source>
+        <translation>%1, düzenlenmiş</translation>
+    </message>
 </context>
 <context>
     <name>ayar::HistoryPage</name>
@@ -582,12 +586,327 @@
         <translation>bir sayı ya da hepsi birden için inf</translation>
     </message>
     <message>
-        <source>none: a synthetic ShareGPT-like set</source>
-        <translation>yok: ShareGPT benzeri yapay bir küme</translation>
-    </message>
-    <message>
         <source>no cap</source>
         <translation>sınır yok</translation>
+    </message>
+    <message>
+        <source>Prefix tokens</source>
+        <translation>Önek tokenları</translation>
+    </message>
+    <message>
+        <source>Prefixes</source>
+        <translation>Önek sayısı</translation>
+    </message>
+    <message>
+        <source>Random tokens (random)</source>
+        <translation>Rastgele tokenlar (random)</translation>
+    </message>
+    <message>
+        <source>ShareGPT conversations (sharegpt)</source>
+        <translation>ShareGPT konuşmaları (sharegpt)</translation>
+    </message>
+    <message>
+        <source>Synthetic ShareGPT-like (synthetic-sharegpt)</source>
+        <translation>ShareGPT benzeri yapay (synthetic-sharegpt)</translation>
+    </message>
+    <message>
+        <source>Shared prefixes (prefix-repetition)</source>
+        <translation>Ortak önekler (prefix-repetition)</translation>
+    </message>
+    <message>
+        <source>edited</source>
+        <translation>düzenlendi</translation>
+    </message>
+    <message>
+        <source>The fields no longer hold the preset as shipped: the run is stored as edited, with what the fields say.</source>
+        <translation>Alanlar artık hazır profilin geldiği hâlini taşımıyor: çalıştırma, alanlarda yazanla birlikte düzenlenmiş olarak saklanır.</translation>
+    </message>
+    <message>
+        <source>1: Poisson, inf: evenly spaced</source>
+        <translation>1: Poisson, inf: eşit aralıklı</translation>
+    </message>
+    <message>
+        <source>Only the ShareGPT dataset reads a file.</source>
+        <translation>Dosyayı yalnızca ShareGPT veri kümesi okur.</translation>
+    </message>
+    <message>
+        <source>Not used by this dataset: its prompts are its own, with their own lengths.</source>
+        <translation>Bu veri kümesi kullanmaz: istemleri de uzunlukları da kendisinindir.</translation>
+    </message>
+    <message>
+        <source>Only the random dataset draws lengths around the given ones.</source>
+        <translation>Verilen uzunlukların çevresinde uzunluk çekmeyi yalnızca rastgele veri kümesi yapar.</translation>
+    </message>
+    <message>
+        <source>Only the shared-prefix dataset has prefixes.</source>
+        <translation>Önekler yalnızca ortak önekli veri kümesinde vardır.</translation>
+    </message>
+    <message>
+        <source>Used when requests are sent at a rate.</source>
+        <translation>İstekler belirli bir hızla gönderildiğinde kullanılır.</translation>
+    </message>
+    <message>
+        <source>Used with a fixed concurrency only.</source>
+        <translation>Yalnızca sabit eşzamanlılıkta kullanılır.</translation>
+    </message>
+    <message>
+        <source>A fixed concurrency is its own cap on requests in flight.</source>
+        <translation>Sabit eşzamanlılık, süren istekler için zaten bir sınırdır.</translation>
+    </message>
+    <message>
+        <source>Tokens after the prefix</source>
+        <translation>Önekten sonraki tokenlar</translation>
+    </message>
+    <message>
+        <source>the dataset&apos;s</source>
+        <translation>veri kümesininki</translation>
+    </message>
+    <message>
+        <source>Random prompts of exactly Input tokens (spread by the length range ratio), each asked for exactly Output tokens: ignore_eos is sent.</source>
+        <translation>Tam olarak Giriş tokenları uzunluğunda (uzunluk aralığı oranı kadar yayılmış) rastgele istemler; her biri tam olarak Çıkış tokenları kadar yanıt ister: ignore_eos gönderilir.</translation>
+    </message>
+    <message>
+        <source>Prompts and reply lengths come from the ShareGPT file (without one, from a synthetic ShareGPT-like set). Output tokens, when set, makes every reply that long instead.</source>
+        <translation>İstemler ve yanıt uzunlukları ShareGPT dosyasından gelir (dosya yoksa ShareGPT benzeri yapay bir kümeden). Çıkış tokenları verilirse her yanıt bunun yerine o uzunlukta olur.</translation>
+    </message>
+    <message>
+        <source>Prompts and reply lengths drawn as ShareGPT&apos;s are. Output tokens, when set, makes every reply that long instead.</source>
+        <translation>İstemler ve yanıt uzunlukları ShareGPT&apos;dekiler gibi çekilir. Çıkış tokenları verilirse her yanıt bunun yerine o uzunlukta olur.</translation>
+    </message>
+    <message>
+        <source>Each prompt starts with one of the shared prefixes (Prefix tokens long) and goes on with Tokens after the prefix of its own; each is asked for exactly Output tokens.</source>
+        <translation>Her istem ortak öneklerden biriyle (Önek tokenları uzunluğunda) başlar ve kendine ait Önekten sonraki tokenlar ile sürer; her biri tam olarak Çıkış tokenları kadar yanıt ister.</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>empty. Enter requests per second (for example %1), or inf to send them all at once.</source>
+        <translation>boş. Saniyedeki istek sayısını girin (örneğin %1) ya da hepsini birden göndermek için inf yazın.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a number. Enter requests per second (for example %2), or inf to send them all at once.</source>
+        <translation>&quot;%1&quot; bir sayı değil. Saniyedeki istek sayısını girin (örneğin %2) ya da hepsini birden göndermek için inf yazın.</translation>
+    </message>
+    <message>
+        <source>must be above 0 (or inf, to send all at once).</source>
+        <translation>0&apos;dan büyük olmalı (ya da hepsini birden göndermek için inf).</translation>
+    </message>
+    <message>
+        <source>must be a number above 0: 1 for Poisson arrivals, inf for evenly spaced ones.</source>
+        <translation>0&apos;dan büyük bir sayı olmalı: Poisson gelişleri için 1, eşit aralıklı gelişler için inf.</translation>
+    </message>
+    <message>
+        <source>there is no file %1. Choose a ShareGPT JSON file, or leave the field empty for a synthetic ShareGPT-like set.</source>
+        <translation>%1 diye bir dosya yok. Bir ShareGPT JSON dosyası seçin ya da ShareGPT benzeri yapay bir küme için alanı boş bırakın.</translation>
+    </message>
+    <message>
+        <source>none: a synthetic set</source>
+        <translation>yok: yapay küme</translation>
+    </message>
+</context>
+<context>
+    <name>ayar::RequestOptionsEditor</name>
+    <message>
+        <source>Requests</source>
+        <translation>İstekler</translation>
+    </message>
+    <message>
+        <source>Sampling (sent in every request)</source>
+        <translation>Örnekleme (her istekle gönderilir)</translation>
+    </message>
+    <message>
+        <source>Results</source>
+        <translation>Sonuçlar</translation>
+    </message>
+    <message>
+        <source>API</source>
+        <translation>API</translation>
+    </message>
+    <message>
+        <source>Path</source>
+        <translation>Yol</translation>
+    </message>
+    <message>
+        <source>Model name sent</source>
+        <translation>Gönderilen model adı</translation>
+    </message>
+    <message>
+        <source>Headers</source>
+        <translation>Başlıklar</translation>
+    </message>
+    <message>
+        <source>Extra body (JSON)</source>
+        <translation>Ek gövde (JSON)</translation>
+    </message>
+    <message>
+        <source>Request timeout (s)</source>
+        <translation>İstek zaman aşımı (sn)</translation>
+    </message>
+    <message>
+        <source>Warm-up requests</source>
+        <translation>Isınma istekleri</translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation>Sıcaklık (temperature)</translation>
+    </message>
+    <message>
+        <source>Top-p</source>
+        <translation>Top-p</translation>
+    </message>
+    <message>
+        <source>Top-k</source>
+        <translation>Top-k</translation>
+    </message>
+    <message>
+        <source>Min-p</source>
+        <translation>Min-p</translation>
+    </message>
+    <message>
+        <source>Frequency penalty</source>
+        <translation>Sıklık cezası</translation>
+    </message>
+    <message>
+        <source>Presence penalty</source>
+        <translation>Varlık cezası</translation>
+    </message>
+    <message>
+        <source>Repetition penalty</source>
+        <translation>Tekrar cezası</translation>
+    </message>
+    <message>
+        <source>Percentiles</source>
+        <translation>Yüzdelikler</translation>
+    </message>
+    <message>
+        <source>Goodput SLO: TTFT (ms)</source>
+        <translation>Goodput SLO&apos;su: TTFT (ms)</translation>
+    </message>
+    <message>
+        <source>Goodput SLO: TPOT (ms)</source>
+        <translation>Goodput SLO&apos;su: TPOT (ms)</translation>
+    </message>
+    <message>
+        <source>Goodput SLO: latency (ms)</source>
+        <translation>Goodput SLO&apos;su: gecikme (ms)</translation>
+    </message>
+    <message>
+        <source>the engine&apos;s model name</source>
+        <translation>motorun model adı</translation>
+    </message>
+    <message>
+        <source>Ask for the whole output length (ignore_eos)</source>
+        <translation>Çıkış uzunluğunun tamamını iste (ignore_eos)</translation>
+    </message>
+    <message>
+        <source>The random dataset always sends ignore_eos, as vLLM does: every reply is exactly Output tokens long.</source>
+        <translation>Rastgele veri kümesi, vLLM&apos;deki gibi her zaman ignore_eos gönderir: her yanıt tam olarak Çıkış tokenları uzunluğundadır.</translation>
+    </message>
+    <message>
+        <source>The server keeps generating past the end-of-text token until the requested length.</source>
+        <translation>Sunucu, istenen uzunluğa kadar metin sonu tokenından sonra da üretmeyi sürdürür.</translation>
+    </message>
+    <message>
+        <source>Name: value, one a line. Used for this session only, never stored.</source>
+        <translation>Ad: değer, her satıra bir tane. Yalnızca bu oturumda kullanılır, hiç saklanmaz.</translation>
+    </message>
+    <message>
+        <source>Which percentiles the results list, e.g. %1</source>
+        <translation>Sonuçların listelediği yüzdelikler, örneğin %1</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>yok</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>a path starts with /, like %1.</source>
+        <translation>yol / ile başlar, örneğin %1.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a number. %2</source>
+        <translation>&quot;%1&quot; bir sayı değil. %2</translation>
+    </message>
+    <message>
+        <source>Give 0 or more, or leave it empty.</source>
+        <translation>0 ya da daha büyük bir sayı verin ya da boş bırakın.</translation>
+    </message>
+    <message>
+        <source>Give a number above 0 and at most %1, or leave it empty.</source>
+        <translation>0&apos;dan büyük ve en fazla %1 olan bir sayı verin ya da boş bırakın.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a count of tokens. Give a whole number of at least 1 (-1 turns it off), or leave it empty.</source>
+        <translation>&quot;%1&quot; bir token sayısı değil. En az 1 olan bir tam sayı verin (-1 kapatır) ya da boş bırakın.</translation>
+    </message>
+    <message>
+        <source>Give a number from 0 to %1, or leave it empty.</source>
+        <translation>0 ile %1 arasında bir sayı verin ya da boş bırakın.</translation>
+    </message>
+    <message>
+        <source>Give a number from %1 to %2, or leave it empty.</source>
+        <translation>%1 ile %2 arasında bir sayı verin ya da boş bırakın.</translation>
+    </message>
+    <message>
+        <source>Give a number above 0, or leave it empty.</source>
+        <translation>0&apos;dan büyük bir sayı verin ya da boş bırakın.</translation>
+    </message>
+    <message>
+        <source>line %1 is not &quot;Name: value&quot; (a header name is letters, digits and dashes).</source>
+        <translation>%1. satır &quot;Ad: değer&quot; biçiminde değil (başlık adı harf, rakam ve tirelerden oluşur).</translation>
+    </message>
+    <message>
+        <source>not a JSON object. Write one such as %1, or leave it empty.</source>
+        <translation>bir JSON nesnesi değil. %1 gibi bir nesne yazın ya da boş bırakın.</translation>
+    </message>
+    <message>
+        <source>Give a number of seconds above 0, or leave it empty.</source>
+        <translation>0&apos;dan büyük bir saniye değeri verin ya da boş bırakın.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a percentile. List numbers above 0 and at most 100, e.g. %2.</source>
+        <translation>&quot;%1&quot; bir yüzdelik değil. 0&apos;dan büyük, en fazla 100 olan sayılar yazın, örneğin %2.</translation>
+    </message>
+    <message>
+        <source>empty. List at least one, e.g. %1.</source>
+        <translation>boş. En az bir tane yazın, örneğin %1.</translation>
+    </message>
+    <message>
+        <source>Give milliseconds above 0, or leave it empty.</source>
+        <translation>0&apos;dan büyük bir milisaniye değeri verin ya da boş bırakın.</translation>
+    </message>
+    <message>
+        <source>Completions</source>
+        <translation>Tamamlama</translation>
+    </message>
+    <message>
+        <source>Chat</source>
+        <translation>Sohbet</translation>
+    </message>
+    <message>
+        <source>Completions sends a prompt (vLLM&apos;s openai backend); Chat sends messages through the model&apos;s chat template (openai-chat).</source>
+        <translation>Tamamlama bir istem gönderir (vLLM&apos;in openai arka ucu); Sohbet mesajları modelin sohbet şablonuyla gönderir (openai-chat).</translation>
+    </message>
+    <message>
+        <source>A JSON object merged into every request body.</source>
+        <translation>Her isteğin gövdesine eklenen bir JSON nesnesi.</translation>
+    </message>
+    <message>
+        <source>0: greedy</source>
+        <translation>0: açgözlü</translation>
+    </message>
+    <message>
+        <source>not sent</source>
+        <translation>gönderilmez</translation>
+    </message>
+    <message>
+        <source>Empty: not sent, the server&apos;s default applies.</source>
+        <translation>Boş: gönderilmez, sunucunun varsayılanı geçerli olur.</translation>
     </message>
 </context>
 <context>
@@ -731,12 +1050,36 @@
         <translation>Çalıştırmayı başlat</translation>
     </message>
     <message>
-        <source>Stop</source>
-        <translation>Durdur</translation>
-    </message>
-    <message>
         <source>Keep the start of the command line as it is (%1): change the model, device or engine above, and flags after it.</source>
         <translation>Komut satırının başını olduğu gibi bırakın (%1): modeli, aygıtı ya da motoru yukarıdan, bayrakları ondan sonra değiştirin.</translation>
+    </message>
+    <message>
+        <source>Requests and results</source>
+        <translation>İstekler ve sonuçlar</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>empty. Choose a preset such as %1, or a folder with config.json and *.safetensors (Folder…).</source>
+        <translation>boş. %1 gibi hazır bir model ya da config.json ve *.safetensors içeren bir klasör seçin (Klasör…).</translation>
+    </message>
+    <message>
+        <source>empty. Give a Hugging Face id or a model folder.</source>
+        <translation>boş. Bir Hugging Face kimliği ya da model klasörü verin.</translation>
+    </message>
+    <message>
+        <source>empty. Give the server&apos;s address, such as %1.</source>
+        <translation>boş. Sunucunun adresini verin, örneğin %1.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not an http:// or https:// address, such as %2.</source>
+        <translation>&quot;%1&quot; bir http:// ya da https:// adresi değil; %2 gibi bir adres verin.</translation>
+    </message>
+    <message>
+        <source>A run is going: Stop is in the Live area.</source>
+        <translation>Bir çalıştırma sürüyor: Durdur düğmesi Canlı alanında.</translation>
     </message>
 </context>
 <context>

@@ -5,6 +5,7 @@
 #include <QLocale>
 
 #include "core/interop/result_import.h"
+#include "core/study/profile_spec.h"
 
 namespace ayar {
 
@@ -49,7 +50,22 @@ QString profileText(const StoredRun& run) {
   if (!profile.is_object()) return {};
   const std::string name = profile.value("name", std::string());
   if (!name.empty()) return fromStd(name);
+  const std::string editedFrom = profile.value("edited_from", std::string());
+  if (!editedFrom.empty()) return HistoryModel::tr("%1, edited").arg(fromStd(editedFrom));
   return fromStd(run.info.dataset);
+}
+
+// What the profile sent and when ("sharegpt x6, rate 4 req/s, ..."); empty when it is not one Ayar
+// wrote (an import).
+QString profileDescription(const StoredRun& run) {
+  if (!run.info.profile.is_object() || run.info.profile.empty()) return {};
+  try {
+    ProfileSpec profile;
+    from_json(run.info.profile, profile);
+    return fromStd(profile.describe());
+  } catch (const std::exception&) {
+    return {};
+  }
 }
 
 std::optional<double> summaryNumber(const StoredRun& run, const char* key) {
@@ -128,6 +144,7 @@ QVariant HistoryModel::data(const QModelIndex& index, int role) const {
     for (int c = 0; c < ColumnCount; ++c)
       all.append(data(this->index(index.row(), c), Qt::DisplayRole).toString());
     all.append(flagsText(run));
+    all.append(profileDescription(run));
     all.append(fromStd(run.info.notes));
     return all.join(QLatin1Char(' '));
   }
@@ -150,6 +167,7 @@ QVariant HistoryModel::data(const QModelIndex& index, int role) const {
     }
   }
   if (role == Qt::ToolTipRole && index.column() == Engine) return flagsText(run);
+  if (role == Qt::ToolTipRole && index.column() == Profile) return profileDescription(run);
   if (role == Qt::ForegroundRole && index.column() == Status &&
       (run.status == RunStatus::Interrupted || run.status == RunStatus::Failed))
     return QColor(215, 60, 50);

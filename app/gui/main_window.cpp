@@ -14,6 +14,7 @@
 #include <QMimeData>
 #include <QPalette>
 #include <QPlainTextEdit>
+#include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
@@ -127,7 +128,6 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
   buildMenus();
 
   connect(m_setup, &SetupPanel::startRequested, this, &MainWindow::startRun);
-  connect(m_setup, &SetupPanel::stopRequested, this, &MainWindow::stopRun);
   connect(m_live, &LivePage::stopRequested, this, &MainWindow::stopRun);
   connect(m_controller, &RunController::finished, this, &MainWindow::onRunFinished);
   const auto logStage = [this](quint64, const QString& message) {
@@ -166,6 +166,9 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
   connect(m_language, &Language::changed, this, [this] { saveSettings(); });
 
   restoreSettings(options);
+  // The translators post LanguageChange to every widget: deliver them now, so that the window is in
+  // its language when the constructor returns, not at the first pass of the event loop.
+  QCoreApplication::sendPostedEvents(nullptr, QEvent::LanguageChange);
   const int interrupted = m_store->markInterruptedRuns();
   refreshHistory();
   retranslate();
@@ -253,6 +256,12 @@ void MainWindow::showArea(Area area) {
 }
 
 bool MainWindow::startRun() {
+  if (!m_setup->check()) {
+    m_setupDock->show();
+    showMessage(
+        tr("Cannot start: %1").arg(m_setup->problemsLabel()->text().section(QLatin1Char('\n'), 0, 0)));
+    return false;
+  }
   RunSpec spec;
   try {
     spec = m_setup->runSpec();
@@ -453,7 +462,13 @@ void MainWindow::restoreSettings(const MainWindowOptions& options) {
     demo.label = "demo";
     m_setup->setRunSpec(demo);
   }
-  if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) resize(1400, 900);
+  if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) {
+    // First start: as large as the work wants, never larger than the screen (1366x768 laptops).
+    QSize size(1400, 900);
+    if (const QScreen* screen = QGuiApplication::primaryScreen())
+      size = size.boundedTo(screen->availableGeometry().size() * 0.95);
+    resize(size);
+  }
   restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
   m_restoring = false;
 }

@@ -20,6 +20,7 @@
 #include "core/error.h"
 #include "widgets/engine_flag_form.h"
 #include "widgets/profile_editor.h"
+#include "widgets/request_options_editor.h"
 
 namespace ayar {
 
@@ -154,6 +155,13 @@ SetupPanel::SetupPanel(const EngineCatalogue& catalogue, QWidget* parent)
   profileColumn->addWidget(m_profile);
   column->addWidget(profileBox);
 
+  auto* requestsBox = new QGroupBox(content);
+  m_titled.push_back(requestsBox);
+  auto* requestsColumn = new QVBoxLayout(requestsBox);
+  m_requests = new RequestOptionsEditor(requestsBox);
+  requestsColumn->addWidget(m_requests);
+  column->addWidget(requestsBox);
+
   auto* labelForm = new QFormLayout;
   m_label = new QLineEdit(content);
   m_label->setObjectName(QStringLiteral("runLabel"));
@@ -162,21 +170,25 @@ SetupPanel::SetupPanel(const EngineCatalogue& catalogue, QWidget* parent)
   column->addStretch(1);
 
   auto* scroll = new QScrollArea(this);
+  m_scroll = scroll;
   scroll->setWidget(content);
   scroll->setWidgetResizable(true);
   scroll->setFrameShape(QFrame::NoFrame);
   scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  m_problems = new QLabel(this);
+  m_problems->setObjectName(QStringLiteral("setupProblems"));
+  m_problems->setWordWrap(true);
+  m_problems->setStyleSheet(QStringLiteral("color: #d73c32"));
+  m_problems->setVisible(false);
   m_start = new QPushButton(this);
   m_start->setObjectName(QStringLiteral("startButton"));
   m_start->setDefault(true);
-  m_stop = new QPushButton(this);
-  m_stop->setEnabled(false);
   auto* buttons = new QHBoxLayout;
   buttons->addWidget(m_start, 1);
-  buttons->addWidget(m_stop);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
   layout->addWidget(scroll, 1);
+  layout->addWidget(m_problems);
   layout->addLayout(buttons);
   setMinimumWidth(400);
 
@@ -185,7 +197,6 @@ SetupPanel::SetupPanel(const EngineCatalogue& catalogue, QWidget* parent)
     c->setMinimumContentsLength(8);
   }
   connect(m_start, &QPushButton::clicked, this, &SetupPanel::startRequested);
-  connect(m_stop, &QPushButton::clicked, this, &SetupPanel::stopRequested);
   connect(m_kind, &QComboBox::currentIndexChanged, this, &SetupPanel::onKindChanged);
   connect(m_externalEngine, &QComboBox::currentIndexChanged, this, &SetupPanel::onKindChanged);
   connect(m_modelFolder, &QPushButton::clicked, this, [this] {
@@ -199,15 +210,24 @@ SetupPanel::SetupPanel(const EngineCatalogue& catalogue, QWidget* parent)
   connect(m_device, &QComboBox::currentTextChanged, this, &SetupPanel::updateCommandLine);
   connect(m_flags, &EngineFlagForm::flagsChanged, this, &SetupPanel::updateCommandLine);
   connect(m_commandLine, &QLineEdit::editingFinished, this, &SetupPanel::applyEditedCommandLine);
+  connect(m_profile, &ProfileEditor::presetChosen, m_requests, &RequestOptionsEditor::setProfileFields);
+  connect(m_profile, &ProfileEditor::profileChanged, this, &SetupPanel::onProfileChanged);
+  connect(m_requests, &RequestOptionsEditor::changed, this, &SetupPanel::onProfileChanged);
+  for (QLineEdit* e : {m_externalModel, m_baseUrl, m_remoteModel, m_label})
+    connect(e, &QLineEdit::textChanged, this, [this] {
+      if (m_checked) showProblems(problems(), false);
+    });
 
   retranslate();
   onKindChanged();
+  guardWheel(content);
 }
 
 void SetupPanel::retranslate() {
   m_titled[0]->setProperty("title", tr("Engine"));
   m_titled[1]->setProperty("title", tr("Engine flags"));
   m_titled[2]->setProperty("title", tr("Load profile"));
+  m_titled[3]->setProperty("title", tr("Requests and results"));
   const QString texts[] = {
       tr("Engine"),          tr("Device"),       tr("Model"), tr("Engine"),           tr("Model"),
       tr("Program"),         tr("URL"),          tr("Model"), tr("API key variable"), tr("API key"),
@@ -229,7 +249,9 @@ void SetupPanel::retranslate() {
          "form. The port is picked when the run starts."));
   m_label->setPlaceholderText(tr("baseline, prefix caching on, ..."));
   m_start->setText(tr("Start run"));
-  m_stop->setText(tr("Stop"));
+  // One Stop button, the Live area's, beside the run's progress.
+  m_start->setToolTip(m_start->isEnabled() ? QString() : tr("A run is going: Stop is in the Live area."));
+  if (m_commandLine) updateCommandLine();  // its problems, in the new language
 }
 
 void SetupPanel::changeEvent(QEvent* event) {
@@ -239,7 +261,7 @@ void SetupPanel::changeEvent(QEvent* event) {
 
 void SetupPanel::setRunning(bool running) {
   m_start->setEnabled(!running);
-  m_stop->setEnabled(running);
+  retranslate();
 }
 
 const EngineTemplate* SetupPanel::currentTemplate() const {
@@ -268,8 +290,24 @@ void SetupPanel::onKindChanged() {
     const auto flags = m_flags->flags();
     m_flags->setTemplate(*t);
     m_flags->setFlags(flags);
+    guardWheel(m_flags);
   }
   updateCommandLine();
+}
+
+void SetupPanel::onProfileChanged() {
+  const ProfileSpec edited = m_profile->profile();
+  m_requests->setDataset(edited.datasetName);
+  if (const ProfileSpec* preset = m_profile->preset()) {
+    RunSpec spec;
+    spec.profile = edited;
+    m_requests->applyTo(spec);
+    nameEditedProfile(spec.profile, *preset);
+    m_profile->setEdited(!spec.profile.editedFrom.empty());
+  } else {
+    m_profile->setEdited(false);
+  }
+  if (m_checked) showProblems(problems(), false);
 }
 
 EngineSpec SetupPanel::engineSpec() const {
@@ -314,9 +352,10 @@ void SetupPanel::updateCommandLine() {
   std::string problems;
   for (const FlagIssue& issue : checkFlags(*t, e.flags)) {
     if (!problems.empty()) problems += "\n";
-    problems += issue.message;
+    problems += issue.text.in(uiReportLanguage());
   }
   m_commandError->setText(fromStd(problems));
+  if (m_checked) showProblems(this->problems(), false);
 }
 
 void SetupPanel::applyEditedCommandLine() {
@@ -365,12 +404,85 @@ void SetupPanel::applyEditedCommandLine() {
   updateCommandLine();
 }
 
+FieldProblems SetupPanel::problems() const {
+  FieldProblems out;
+  const auto add = [&](QWidget* field, const QString& label, const QString& what) {
+    out.push_back({field, tr("%1: %2").arg(label, what)});
+  };
+  switch (kKinds[m_kind->currentIndex()]) {
+    case EngineKind::Bundled:
+      if (m_model->currentText().trimmed().isEmpty())
+        add(m_model, tr("Model"),
+            tr("empty. Choose a preset such as %1, or a folder with config.json and *.safetensors (Folder…).")
+                .arg(QStringLiteral("qwen3-0.6b")));
+      break;
+    case EngineKind::External:
+      if (m_externalModel->text().trimmed().isEmpty())
+        add(m_externalModel, tr("Model"), tr("empty. Give a Hugging Face id or a model folder."));
+      break;
+    case EngineKind::Remote: {
+      const QString url = m_baseUrl->text().trimmed();
+      if (url.isEmpty()) {
+        add(m_baseUrl, tr("URL"),
+            tr("empty. Give the server's address, such as %1.").arg(QStringLiteral("http://gpu-box:8000")));
+      } else if (!url.startsWith(QStringLiteral("http://")) && !url.startsWith(QStringLiteral("https://"))) {
+        add(m_baseUrl, tr("URL"),
+            tr("\"%1\" is not an http:// or https:// address, such as %2.")
+                .arg(url, QStringLiteral("http://gpu-box:8000")));
+      }
+      break;
+    }
+  }
+  if (const EngineTemplate* t = currentTemplate()) {
+    const EngineSpec e = engineSpec();
+    for (const FlagIssue& issue : checkFlags(*t, e.flags)) {
+      if (issue.severity != FlagIssue::Severity::Error) continue;
+      QWidget* field = m_flags->editorFor(fromStd(issue.flag));
+      out.push_back({field ? field : m_extraArgs, fromStd(issue.text.in(uiReportLanguage()))});
+    }
+  }
+  for (const FieldProblems& part : {m_profile->problems(), m_requests->problems()})
+    out.insert(out.end(), part.begin(), part.end());
+  return out;
+}
+
+void SetupPanel::showProblems(const FieldProblems& found, bool focusFirst) {
+  for (QWidget* field : m_marked)
+    markField(field, QString());
+  m_marked.clear();
+  QStringList lines;
+  for (const FieldProblem& problem : found) {
+    if (problem.field && fieldProblem(problem.field).isEmpty()) {
+      markField(problem.field, problem.message);
+      m_marked.push_back(problem.field);
+    }
+    lines.append(problem.message);
+  }
+  m_problems->setText(lines.join(QLatin1Char('\n')));
+  m_problems->setVisible(!lines.isEmpty());
+  if (focusFirst && !found.empty() && found.front().field) {
+    m_scroll->ensureWidgetVisible(found.front().field);
+    found.front().field->setFocus(Qt::OtherFocusReason);
+  }
+}
+
+bool SetupPanel::check() {
+  const FieldProblems found = problems();
+  m_checked = !found.empty();
+  showProblems(found, true);
+  return found.empty();
+}
+
 RunSpec SetupPanel::runSpec() const {
+  if (const FieldProblems found = problems(); !found.empty())
+    throw Error(found.front().message.toStdString());
   RunSpec spec = m_base;
   spec.engine = engineSpec();
   spec.engine.validate();
   if (const EngineTemplate* t = currentTemplate()) validateFlags(*t, spec.engine.flags);
   spec.profile = m_profile->profile();
+  m_requests->applyTo(spec);
+  if (const ProfileSpec* preset = m_profile->preset()) nameEditedProfile(spec.profile, *preset);
   spec.profile.validate();
   spec.label = m_label->text().trimmed().toStdString();
   return spec;
@@ -411,18 +523,35 @@ void SetupPanel::setRunSpec(const RunSpec& spec) {
   m_extraArgs->setText(extra.join(QLatin1Char(' ')));
   m_updatingCommandLine = false;
   m_profile->setProfile(spec.profile);
+  m_requests->setRunSpec(spec);
+  m_requests->setDataset(spec.profile.datasetName);
   m_label->setText(fromStd(spec.label));
   updateCommandLine();
+  onProfileChanged();
 }
 
 void SetupPanel::saveSettings(QSettings& settings) const {
   RunSpec spec;
   spec.engine = engineSpec();
   spec.profile = m_profile->profile();
+  m_requests->applyTo(spec);
+  if (const ProfileSpec* preset = m_profile->preset()) nameEditedProfile(spec.profile, *preset);
   nlohmann::json engine = spec.engine;  // never holds the key: EngineSpec's JSON leaves it out
   nlohmann::json profile = spec.profile;
+  // The run's own options; headers are left out (they may hold secrets).
+  nlohmann::json run = {{"request_model", spec.requestModel},
+                        {"extra_body", spec.extraBody},
+                        {"request_timeout_s", spec.requestTimeoutS},
+                        {"num_warmups", spec.numWarmups},
+                        {"percentiles", spec.summary.percentiles}};
+  const GoodputSlo& slo = spec.summary.goodput;
+  for (const auto& [key, value] : {std::pair{"slo_ttft_ms", slo.ttftMs}, std::pair{"slo_tpot_ms", slo.tpotMs},
+                                   std::pair{"slo_e2el_ms", slo.e2elMs}}) {
+    if (value) run[key] = *value;
+  }
   settings.setValue(QStringLiteral("setup/engine"), fromStd(engine.dump()));
   settings.setValue(QStringLiteral("setup/profile"), fromStd(profile.dump()));
+  settings.setValue(QStringLiteral("setup/run"), fromStd(run.dump()));
   settings.setValue(QStringLiteral("setup/label"), m_label->text());
   settings.setValue(QStringLiteral("setup/rememberKey"), m_rememberKey->isChecked());
   if (m_rememberKey->isChecked()) {
@@ -442,6 +571,21 @@ void SetupPanel::restoreSettings(const QSettings& settings) {
       nlohmann::json::parse(profile.toStdString()).get_to(spec.profile);
     } else {
       spec.profile = loadProfile("cpu-quick");
+    }
+    const QString runText = settings.value(QStringLiteral("setup/run")).toString();
+    if (!runText.isEmpty()) {
+      const auto run = nlohmann::json::parse(runText.toStdString());
+      spec.requestModel = run.value("request_model", std::string());
+      if (run.contains("extra_body") && run["extra_body"].is_object()) spec.extraBody = run["extra_body"];
+      spec.requestTimeoutS = run.value("request_timeout_s", spec.requestTimeoutS);
+      spec.numWarmups = run.value("num_warmups", 0);
+      if (run.contains("percentiles"))
+        spec.summary.percentiles = run["percentiles"].get<std::vector<double>>();
+      GoodputSlo& slo = spec.summary.goodput;
+      for (auto [key, value] : {std::pair{"slo_ttft_ms", &slo.ttftMs}, std::pair{"slo_tpot_ms", &slo.tpotMs},
+                                std::pair{"slo_e2el_ms", &slo.e2elMs}}) {
+        if (run.contains(key)) *value = run[key].get<double>();
+      }
     }
   } catch (const std::exception&) {
     return;  // settings from another version: start from the defaults

@@ -5,12 +5,14 @@
 
 #include "core/engines/engine_catalogue.h"
 #include "core/study/run_spec.h"
+#include "widgets/form_field.h"
 
 class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
+class QScrollArea;
 class QSettings;
 class QStackedWidget;
 
@@ -18,6 +20,7 @@ namespace ayar {
 
 class EngineFlagForm;
 class ProfileEditor;
+class RequestOptionsEditor;
 
 // The Setup area: the engine (bundled, an external engine from its command template, or a remote
 // endpoint), the model, the engine's flags as a form generated from its catalogue with the whole
@@ -30,8 +33,13 @@ class SetupPanel : public QWidget {
  public:
   explicit SetupPanel(const EngineCatalogue& catalogue, QWidget* parent = nullptr);
 
-  // The run as set up; throws ayar::Error naming the field at fault.
+  // The run as set up; throws ayar::Error naming the field at fault (the first of problems()).
   RunSpec runSpec() const;
+  // What cannot run, field by field, with the form's labels, in the UI language.
+  FieldProblems problems() const;
+  // Marks every field of problems() and lists them under the form, the first one scrolled to and
+  // focused; after a failed check the marks follow each edit. True when nothing is wrong.
+  bool check();
   void setRunSpec(const RunSpec& spec);
   void setRunning(bool running);
   void saveSettings(QSettings& settings) const;
@@ -39,12 +47,15 @@ class SetupPanel : public QWidget {
 
   EngineFlagForm* flagForm() const { return m_flags; }
   ProfileEditor* profileEditor() const { return m_profile; }
+  RequestOptionsEditor* requestOptions() const { return m_requests; }
+  QComboBox* deviceBox() const { return m_device; }
+  QComboBox* modelBox() const { return m_model; }
+  QLabel* problemsLabel() const { return m_problems; }
   QLineEdit* commandLine() const { return m_commandLine; }
   QPushButton* startButton() const { return m_start; }
 
  signals:
   void startRequested();
-  void stopRequested();
 
  protected:
   void changeEvent(QEvent* event) override;
@@ -54,6 +65,8 @@ class SetupPanel : public QWidget {
   void onKindChanged();
   void updateCommandLine();
   void applyEditedCommandLine();
+  void onProfileChanged();
+  void showProblems(const FieldProblems& problems, bool focusFirst);
   const EngineTemplate* currentTemplate() const;
   EngineSpec engineSpec() const;
 
@@ -78,9 +91,13 @@ class SetupPanel : public QWidget {
   QLineEdit* m_commandLine = nullptr;
   QLabel* m_commandError = nullptr;
   ProfileEditor* m_profile = nullptr;
+  RequestOptionsEditor* m_requests = nullptr;
+  QLabel* m_problems = nullptr;
+  QScrollArea* m_scroll = nullptr;
+  std::vector<QWidget*> m_marked;  // fields marked by the last check
+  bool m_checked = false;          // a check failed: marks follow every edit
   QLineEdit* m_label = nullptr;
   QPushButton* m_start = nullptr;
-  QPushButton* m_stop = nullptr;
   // Labels retranslated by retranslate(), in the order they were made.
   std::vector<QLabel*> m_labels;
   std::vector<QWidget*> m_titled;  // group boxes

@@ -443,6 +443,7 @@ struct SseTestServer::Loop {
         std::string_view value = line.substr(colon + 1);
         while (!value.empty() && value.front() == ' ')
           value.remove_prefix(1);
+        request.headers.emplace_back(name, std::string(value));
         if (name == "content-length") {
           contentLength = static_cast<std::size_t>(std::strtoull(std::string(value).c_str(), nullptr, 10));
         } else if (name == "authorization") {

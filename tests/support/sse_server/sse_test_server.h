@@ -8,6 +8,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace ayar::test {
@@ -31,6 +32,7 @@ struct ServedRequest {
   std::string path;
   std::string authorization;  // the Authorization header as received, "" when absent
   std::string requestId;      // the x-request-id header as received, "" when absent
+  std::vector<std::pair<std::string, std::string>> headers;  // every header, names in lower case
   std::string body;
   int status = 0;                                    // 0 while no response was sent (e.g. "no_response")
   std::chrono::steady_clock::time_point receivedAt;  // the whole request had arrived
