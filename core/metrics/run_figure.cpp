@@ -78,6 +78,32 @@ bool runFigureIsLatency(RunFigure figure) {
 }
 
 std::optional<double> runFigureValue(const RunSummary& summary, RunFigure figure) {
+  // A latency the summary does not hold is absent: a result file without it says nothing of it.
+  const auto held = [&](LatencyMetric metric) { return summary.has(metric); };
+  switch (figure) {
+    case RunFigure::MeanE2el:
+    case RunFigure::MedianE2el:
+    case RunFigure::P99E2el:
+      if (!held(LatencyMetric::E2el)) return std::nullopt;
+      break;
+    case RunFigure::MeanTtft:
+    case RunFigure::MedianTtft:
+    case RunFigure::P99Ttft:
+      if (!held(LatencyMetric::Ttft)) return std::nullopt;
+      break;
+    case RunFigure::MeanTpot:
+    case RunFigure::MedianTpot:
+    case RunFigure::P99Tpot:
+      if (!held(LatencyMetric::Tpot)) return std::nullopt;
+      break;
+    case RunFigure::MeanItl:
+    case RunFigure::MedianItl:
+    case RunFigure::P99Itl:
+      if (!held(LatencyMetric::Itl)) return std::nullopt;
+      break;
+    default:
+      break;
+  }
   switch (figure) {
     case RunFigure::MeanE2el:
       return summary.e2el.meanMs;

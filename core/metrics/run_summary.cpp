@@ -154,6 +154,24 @@ bool RunSummary::reports(LatencyMetric metric) const {
   return std::find(percentileMetrics.begin(), percentileMetrics.end(), metric) != percentileMetrics.end();
 }
 
+bool RunSummary::has(LatencyMetric metric) const {
+  return reports(metric) || stats(metric).samples > 0;
+}
+
+void fillMissingLatencies(RunSummary& summary, std::span<const RequestRecord> records) {
+  bool missing = false;
+  for (LatencyMetric metric : kAllLatencyMetrics)
+    missing = missing || !summary.has(metric);
+  if (!missing || records.empty()) return;
+  SummaryOptions options;
+  if (!summary.percentiles.empty()) options.percentiles = summary.percentiles;
+  const RunSummary computed = computeRunSummary(records, options);
+  for (LatencyMetric metric : kAllLatencyMetrics) {
+    if (!summary.has(metric) && computed.stats(metric).samples > 0)
+      summary.stats(metric) = computed.stats(metric);
+  }
+}
+
 std::string percentileWord(double p) {
   if (std::isfinite(p) && p == std::trunc(p) && std::fabs(p) < 1e15) {
     return std::to_string(static_cast<long long>(p));

@@ -116,7 +116,16 @@ struct RunSummary {
   const LatencyStats& stats(LatencyMetric metric) const;
   LatencyStats& stats(LatencyMetric metric);
   bool reports(LatencyMetric metric) const;
+  // True when the summary holds the metric's figures: reported (a result file's keys, the requested
+  // percentile metrics) or computed from requests. A figure it does not hold is absent, never 0.
+  bool has(LatencyMetric metric) const;
 };
+
+// Fills the latency figures `summary` does not hold (a result written without them: vLLM's default
+// leaves out end-to-end latency) from the run's requests, at the summary's percentiles; what the
+// requests cannot give (no successful request) stays absent. The sections a result block prints are
+// unchanged.
+void fillMissingLatencies(RunSummary& summary, std::span<const RequestRecord> records);
 
 // Aggregates finished requests the way vLLM's calculate_metrics does. Records may come in any
 // order. Throws ayar::Error for a percentile outside [0, 100] or a negative SLO.

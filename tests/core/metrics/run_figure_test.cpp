@@ -44,6 +44,7 @@ TEST(RunFigure, LatenciesAreBetterLowerAndRatesHigher) {
 
 TEST(RunFigure, ValuesComeFromTheMatchingSummaryFields) {
   RunSummary summary;
+  summary.percentileMetrics.assign(std::begin(kAllLatencyMetrics), std::end(kAllLatencyMetrics));
   summary.e2el.meanMs = 2090.0;
   summary.e2el.medianMs = 2000.0;
   summary.e2el.percentilesMs = {{50.0, 2000.0}, {99.0, 4100.0}};
@@ -72,6 +73,22 @@ TEST(RunFigure, ValuesComeFromTheMatchingSummaryFields) {
   EXPECT_EQ(runFigureValue(summary, RunFigure::RequestGoodput), 12.0);
 }
 
+// A latency the summary does not hold (a result file written without it) is absent, not 0: vLLM
+// leaves out end-to-end latency unless asked, and a comparison must not print "0.00" for it.
+TEST(RunFigure, ALatencyTheSummaryDoesNotHoldIsAbsent) {
+  RunSummary summary;
+  summary.percentileMetrics = {LatencyMetric::Ttft, LatencyMetric::Tpot, LatencyMetric::Itl};
+  summary.ttft.meanMs = 40.0;
+  EXPECT_EQ(runFigureValue(summary, RunFigure::MeanTtft), 40.0);
+  for (RunFigure figure : {RunFigure::MeanE2el, RunFigure::MedianE2el, RunFigure::P99E2el})
+    EXPECT_FALSE(runFigureValue(summary, figure)) << runFigureKey(figure);
+  EXPECT_FALSE(speedup(summary, summary, RunFigure::MeanE2el));
+  // Computed from requests, it is held even when not among the reported metrics.
+  summary.e2el.samples = 3;
+  summary.e2el.meanMs = 900.0;
+  EXPECT_EQ(runFigureValue(summary, RunFigure::MeanE2el), 900.0);
+}
+
 TEST(RunFigure, SpeedupIsBaselineOverCandidateForLatencyAndTheInverseForRates) {
   // The seeds: mean latency 2.09 s -> 1.65 s reads 1.26x faster.
   EXPECT_NEAR(*speedup(2.09, 1.65, Better::Lower), 1.2667, 1e-4);
@@ -92,6 +109,7 @@ TEST(RunFigure, SpeedupOfZeroMissingOrNonFiniteValuesIsNothing) {
 
   RunSummary baseline;
   RunSummary candidate;
+  baseline.percentileMetrics = candidate.percentileMetrics = {LatencyMetric::E2el};
   baseline.e2el.meanMs = 50.0;
   candidate.e2el.meanMs = 40.0;
   EXPECT_DOUBLE_EQ(*speedup(baseline, candidate, RunFigure::MeanE2el), 1.25);

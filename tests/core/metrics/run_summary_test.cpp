@@ -33,6 +33,31 @@ RequestRecord failedWith(double startS, std::string error) {
   return record;
 }
 
+// A result read without its end-to-end latency gets it from the run's requests, at the result's
+// percentiles; the sections it reports stay as they were. Without successful requests it stays absent.
+TEST(RunSummary, MissingLatenciesAreFilledFromTheRequestsAndOnlyFromThem) {
+  const std::vector<RequestRecord> records{succeeded(0.0, {0.1, 0.2, 0.3}, 3),
+                                           succeeded(1.0, {0.2, 0.3, 0.7}, 3)};
+  RunSummary read;  // as a result file without e2el keys reads
+  read.percentileMetrics = {LatencyMetric::Ttft};
+  read.percentiles = {99.0};
+  read.ttft.meanMs = 123.0;  // the file's own figure stays
+  fillMissingLatencies(read, records);
+  EXPECT_EQ(read.ttft.meanMs, 123.0);
+  EXPECT_TRUE(read.has(LatencyMetric::E2el));
+  EXPECT_FALSE(read.reports(LatencyMetric::E2el));
+  EXPECT_NEAR(read.e2el.meanMs, 500.0, 1e-9);  // 300 ms and 700 ms
+  ASSERT_TRUE(read.e2el.percentileMs(99.0));
+  EXPECT_EQ(read.e2el.percentilesMs.size(), 1u);
+
+  RunSummary none;
+  none.percentileMetrics = {LatencyMetric::Ttft};
+  fillMissingLatencies(none, std::vector<RequestRecord>{failedWith(0.0, "refused")});
+  EXPECT_FALSE(none.has(LatencyMetric::E2el));
+  fillMissingLatencies(none, {});
+  EXPECT_FALSE(none.has(LatencyMetric::E2el));
+}
+
 TEST(RunSummary, SingleTokenOutputHasNoTpot) {
   const std::vector<RequestRecord> records{
       succeeded(0.0, {0.5}, 1),
