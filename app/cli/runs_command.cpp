@@ -202,8 +202,7 @@ int showRun(const RunsFlags& flags) {
   const ResultFile parsed = parseResultJson(result.dump(), "run " + std::to_string(run.id));
   TextBlockOptions options;
   options.ayarLines = imported == nullptr;  // dispatch lag and dataset are not in other tools' files
-  options.syntheticDataset =
-      run.info.profile.value("dataset_name", "") == "sharegpt" && run.info.dataset == "synthetic-sharegpt";
+  options.syntheticDataset = runFacts(run).syntheticDataset;
   std::cout << formatServingBenchmarkResult(parsed.summary, options);
   return 0;
 }

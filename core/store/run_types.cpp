@@ -77,4 +77,49 @@ CellStatus parseCellStatus(std::string_view text) {
   return parseName(kCellStatusNames, text, "study cell status");
 }
 
+namespace {
+
+template <typename Json>
+RunFacts factsOf(const Json& result) {
+  RunFacts facts;
+  if (!result.is_object()) return facts;
+  const auto ayar = result.find("ayar");
+  if (ayar == result.end() || !ayar->is_object()) return facts;
+  if (const auto simulated = ayar->find("simulated"); simulated != ayar->end() && simulated->is_boolean())
+    facts.simulated = simulated->template get<bool>();
+  if (const auto dataset = ayar->find("dataset"); dataset != ayar->end() && dataset->is_object()) {
+    if (const auto synthetic = dataset->find("synthetic");
+        synthetic != dataset->end() && synthetic->is_boolean())
+      facts.syntheticDataset = synthetic->template get<bool>();
+  }
+  return facts;
+}
+
+}  // namespace
+
+RunFacts runFactsOfResult(const nlohmann::json& result) {
+  return factsOf(result);
+}
+
+RunFacts runFactsOfResult(const nlohmann::ordered_json& result) {
+  return factsOf(result);
+}
+
+RunFacts runFacts(const StoredRun& run) {
+  RunFacts facts;
+  for (const nlohmann::json* result : {&run.summary, &run.result}) {
+    const RunFacts recorded = runFactsOfResult(*result);
+    facts.simulated = facts.simulated || recorded.simulated;
+    facts.syntheticDataset = facts.syntheticDataset || recorded.syntheticDataset;
+  }
+  if (run.info.engine.is_object()) {
+    if (const auto simulated = run.info.engine.find("simulated");
+        simulated != run.info.engine.end() && simulated->is_boolean())
+      facts.simulated = facts.simulated || simulated->template get<bool>();
+  }
+  // The dataset that was built: "synthetic-sharegpt" asked for, or standing in for a missing file.
+  facts.syntheticDataset = facts.syntheticDataset || run.info.dataset == "synthetic-sharegpt";
+  return facts;
+}
+
 }  // namespace ayar

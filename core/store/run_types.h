@@ -56,6 +56,18 @@ struct StoredRun {
   std::int64_t storedRequests = 0;  // requests in the store for this run
 };
 
+// How a run was measured, beside its figures: every view and export of them says so.
+struct RunFacts {
+  bool simulated = false;         // ayar-engine's timing simulator answered, not a model on a device
+  bool syntheticDataset = false;  // the prompts came from the synthetic ShareGPT-like set
+};
+// What a stored run recorded of how it was measured (its engine record, its result's "ayar" object,
+// its dataset); an imported run is neither unless its file says so.
+RunFacts runFacts(const StoredRun& run);
+// The same, from a result object as a run writes it ({"ayar": {"simulated", "dataset": {...}}}).
+RunFacts runFactsOfResult(const nlohmann::json& result);
+RunFacts runFactsOfResult(const nlohmann::ordered_json& result);
+
 // One point of a time series recorded during a run, e.g. {"client.in_flight", 12.5 s, 31}.
 struct Sample {
   double tS = 0.0;  // seconds after the run's origin, like RequestRecord::startS

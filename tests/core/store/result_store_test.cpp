@@ -178,6 +178,36 @@ TEST(ResultStore, RoundTripsEveryRunFieldRecordAndSample) {
   EXPECT_FALSE(store.loadRun(id + 100));
 }
 
+// Whether a run measured the simulator, and whether its prompts were synthetic, as read back from the
+// store: from the result's "ayar" object, the engine record, or the dataset that was built.
+TEST(ResultStore, ARunsFactsAreReadFromWhatItRecorded) {
+  test::TempDir dir;
+  ResultStore store(dir / "ayar.db");
+  const auto factsOf = [&](FinishedRun run) { return runFacts(*store.findRun(store.addFinishedRun(run))); };
+  FinishedRun plain;
+  plain.info.dataset = "random";
+  plain.summary = {{"completed", 1}, {"ayar", {{"simulated", false}, {"dataset", {{"synthetic", false}}}}}};
+  EXPECT_FALSE(factsOf(plain).simulated);
+  EXPECT_FALSE(factsOf(plain).syntheticDataset);
+
+  FinishedRun simulated = plain;
+  simulated.summary["ayar"]["simulated"] = true;
+  EXPECT_TRUE(factsOf(simulated).simulated);
+  FinishedRun simulatedEngine = plain;
+  simulatedEngine.info.engine = {{"kind", "bundled"}, {"simulated", true}};
+  EXPECT_TRUE(factsOf(simulatedEngine).simulated);
+
+  // ShareGPT asked for, the synthetic set built in its place (no file given).
+  FinishedRun standIn = plain;
+  standIn.info.profile = {{"dataset_name", "sharegpt"}};
+  standIn.info.dataset = "synthetic-sharegpt";
+  EXPECT_TRUE(factsOf(standIn).syntheticDataset);
+  FinishedRun flagged = plain;
+  flagged.summary["ayar"]["dataset"]["synthetic"] = true;
+  EXPECT_TRUE(factsOf(flagged).syntheticDataset);
+  EXPECT_FALSE(factsOf(flagged).simulated);
+}
+
 TEST(ResultStore, AFinishedRunKeepsItsOwnTimesRequestsAndStatusAndNoWriter) {
   test::TempDir dir;
   const auto path = dir / "ayar.db";
