@@ -11,6 +11,8 @@
 #include <functional>
 #include <optional>
 #include <thread>
+#include <tuple>
+#include <utility>
 
 #include "core/engines/engine_catalogue.h"
 #include "core/engines/engine_launcher.h"
@@ -18,6 +20,7 @@
 #include "core/load/arrival_schedule.h"
 #include "core/load/openai_request.h"
 #include "core/report/result_json.h"
+#include "core/store/result_store.h"
 #include "core/store/run_writer.h"
 #include "core/study/request_builder.h"
 #include "core/study/server_metrics.h"
@@ -249,11 +252,33 @@ struct LoadPlan {
 
 }  // namespace
 
+namespace {
+
+// The API and path the requests go to: the run's own, else its profile's, else completions.
+std::pair<std::string, std::string> requestApi(const RunSpec& spec) {
+  const std::string backend = !spec.backend.empty()           ? spec.backend
+                              : !spec.profile.backend.empty() ? spec.profile.backend
+                                                              : std::string("openai");
+  const std::string endpoint = !spec.endpoint.empty() ? spec.endpoint
+                               : !spec.profile.endpoint.empty()
+                                   ? spec.profile.endpoint
+                                   : std::string(defaultEndpointPath(parseBackendName(backend)));
+  return {backend, endpoint};
+}
+
+}  // namespace
+
 struct BenchmarkRun::State {
   mutable std::mutex mutex;
   LoadRunner* runner = nullptr;  // the load in progress, under mutex
   EngineLauncher* launcher = nullptr;
   std::string datasetNote;
+  // For a run that fails before its first request: when it started, where the engine's log went,
+  // and whether a run is in the store already (then it says what happened itself).
+  double startedAt = 0.0;
+  std::filesystem::path engineLog;
+  bool stored = false;
+  std::optional<std::int64_t> failedRunId;  // under mutex
 };
 
 BenchmarkRun::BenchmarkRun(RunSpec spec, RunObserver observer)
@@ -273,28 +298,73 @@ LoadProgress BenchmarkRun::progress() const {
   return m_state->runner ? m_state->runner->progress() : LoadProgress{};
 }
 
+std::optional<std::int64_t> BenchmarkRun::failedRunId() const {
+  std::lock_guard lock(m_state->mutex);
+  return m_state->failedRunId;
+}
+
 std::string BenchmarkRun::datasetNote() const {
   std::lock_guard lock(m_state->mutex);
   return m_state->datasetNote;
 }
 
 std::vector<RunOutcome> BenchmarkRun::run() {
+  // Input that cannot run is refused before anything starts, and is not a run.
+  m_spec.profile.validate();
+  m_spec.engine.validate();
+  if (!m_spec.extraBody.is_object())
+    throw Error("--extra-body must be a JSON object, e.g. '{\"top_k\": 20}'");
+  m_state->startedAt =
+      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  try {
+    return runStages();
+  } catch (const std::exception& e) {
+    if (!m_cancelled) keepFailedStart(e.what());
+    throw;
+  }
+}
+
+void BenchmarkRun::keepFailedStart(const std::string& error) {
+  const RunSpec& spec = m_spec;
+  if (spec.storePath.empty() || m_state->stored) return;
+  FinishedRun run;
+  RunInfo& info = run.info;
+  info.label = spec.label;
+  if (spec.studyId) {
+    info.kind = RunKind::StudyPart;
+    info.studyId = spec.studyId;
+  }
+  std::tie(info.backend, info.endpoint) = requestApi(spec);
+  if (spec.engine.kind == EngineKind::Remote) info.baseUrl = spec.engine.baseUrl;
+  info.model = spec.engine.model;
+  info.servedModelName = spec.requestModel;
+  info.dataset = spec.profile.datasetName;
+  info.profile = spec.profile;
+  info.engine = spec.engine;  // never holds the key: EngineSpec's JSON leaves it out
+  if (!m_state->engineLog.empty()) info.engine["log"] = m_state->engineLog.string();
+  info.notes = error;
+  info.config = {{"error", error}, {"percentiles", spec.summary.percentiles}};
+  run.status = RunStatus::Failed;
+  run.createdAt = m_state->startedAt;
+  run.finishedAt = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  try {
+    const std::int64_t id = ResultStore(spec.storePath).addFinishedRun(run);
+    std::lock_guard lock(m_state->mutex);
+    m_state->failedRunId = id;
+  } catch (const std::exception&) {
+    // The store cannot take it either: the caller still reports the run's own error.
+  }
+}
+
+std::vector<RunOutcome> BenchmarkRun::runStages() {
   const RunSpec& spec = m_spec;
   const ProfileSpec& profile = spec.profile;
-  profile.validate();
-  spec.engine.validate();
-  if (!spec.extraBody.is_object()) throw Error("--extra-body must be a JSON object, e.g. '{\"top_k\": 20}'");
   auto stage = [&](const std::string& message) {
     if (m_observer.onStage) m_observer.onStage(message);
   };
 
-  const std::string backend = !spec.backend.empty()      ? spec.backend
-                              : !profile.backend.empty() ? profile.backend
-                                                         : std::string("openai");
+  const auto [backend, endpoint] = requestApi(spec);
   const ApiKind api = parseBackendName(backend);
-  const std::string endpoint = !spec.endpoint.empty()      ? spec.endpoint
-                               : !profile.endpoint.empty() ? profile.endpoint
-                                                           : std::string(defaultEndpointPath(api));
 
   stage("loading the tokenizer");
   const RunTokenizer tokenizerSource = loadRunTokenizer(spec);
@@ -322,6 +392,7 @@ std::vector<RunOutcome> BenchmarkRun::run() {
     std::filesystem::create_directories(launchOptions.logPath.parent_path(), ec);
   }
   launchOptions.bundledEngine = spec.bundledEngine;
+  m_state->engineLog = spec.startedEngine ? spec.startedEngine->logPath() : launchOptions.logPath;
   launchOptions.onLogLine = m_observer.onEngineLog;
   // A tokenizer given for a bundled engine is the engine's too, so that both count alike.
   EngineSpec engineSpec = spec.engine;
@@ -499,7 +570,10 @@ std::vector<RunOutcome> BenchmarkRun::run() {
                    {"metadata", spec.metadata},
                    {"percentiles", spec.summary.percentiles}};
     std::unique_ptr<RunWriter> writer;
-    if (!spec.storePath.empty()) writer = std::make_unique<RunWriter>(spec.storePath, info);
+    if (!spec.storePath.empty()) {
+      writer = std::make_unique<RunWriter>(spec.storePath, info);
+      m_state->stored = true;
+    }
 
     std::mutex recordsMutex;
     std::vector<RequestRecord> records;

@@ -62,7 +62,9 @@ class BenchmarkRun {
   BenchmarkRun& operator=(const BenchmarkRun&) = delete;
 
   // Blocks until done. Throws ayar::Error for bad input and for an engine that does not start; a run
-  // whose requests fail still returns its outcome. After cancel(), returns what was measured.
+  // whose requests fail still returns its outcome. After cancel(), returns what was measured. A run
+  // with a store that fails before its first request (the engine does not start, the test request
+  // fails) is kept there as failed, with the error and the engine log's path, before the throw.
   std::vector<RunOutcome> run();
   // Thread-safe: stops the engine start or the load soon; finished requests are kept.
   void cancel();
@@ -72,9 +74,14 @@ class BenchmarkRun {
   // A line about the dataset ("synthetic ShareGPT-like: no ShareGPT file given"), once built.
   std::string datasetNote() const;
   const RunSpec& spec() const { return m_spec; }
+  // The run run() kept as failed when it threw before its first request; nothing otherwise.
+  std::optional<std::int64_t> failedRunId() const;
 
  private:
   struct State;
+  std::vector<RunOutcome> runStages();
+  void keepFailedStart(const std::string& error);
+
   RunSpec m_spec;
   RunObserver m_observer;
   std::atomic<bool> m_cancelled{false};

@@ -231,6 +231,44 @@ TEST(BenchmarkRun, AFailingTestRequestStopsTheRunWithTheServersError) {
   const auto generations = std::count_if(
       served.begin(), served.end(), [](const test::ServedRequest& r) { return r.path == "/v1/completions"; });
   EXPECT_EQ(generations, 1) << "only the test request goes out";
+  // The run is kept as failed, with the error, so that History shows what happened.
+  ResultStore store(dir / "store.db");
+  const auto runs = store.listRuns();
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs.front().status, RunStatus::Failed);
+  EXPECT_NE(runs.front().info.notes.find("test request"), std::string::npos) << runs.front().info.notes;
+  EXPECT_EQ(runs.front().info.endpoint, "/v1/completions");
+  EXPECT_EQ(runs.front().storedRequests, 0);
+}
+
+// A bundled engine that does not start leaves a failed run with the error and its log's path; input
+// refused before anything starts leaves nothing.
+TEST(BenchmarkRun, AnEngineThatDoesNotStartIsKeptAsAFailedRunWithItsLog) {
+  test::TempDir dir;
+  RunSpec spec;
+  spec.engine.kind = EngineKind::Bundled;
+  spec.engine.engine = "ayar";
+  spec.engine.device = "sim";
+  spec.engine.model = "no-such-model-preset";
+  spec.tokenizer = test::tokenizerDir().string();
+  spec.profile.numPrompts = 2;
+  spec.profile.randomInputLen = 8;
+  spec.profile.randomOutputLen = 2;
+  spec.label = "broken";
+  spec.storePath = dir / "store.db";
+  EXPECT_THROW(BenchmarkRun(spec).run(), Error);
+  ResultStore store(dir / "store.db");
+  auto runs = store.listRuns();
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs.front().status, RunStatus::Failed);
+  EXPECT_EQ(runs.front().info.label, "broken");
+  EXPECT_FALSE(runs.front().info.notes.empty());
+  const std::string log = runs.front().info.engine.value("log", std::string());
+  EXPECT_TRUE(std::filesystem::is_regular_file(log)) << log;
+
+  spec.profile.numPrompts = 0;  // refused before anything starts
+  EXPECT_THROW(BenchmarkRun(spec).run(), Error);
+  EXPECT_EQ(store.listRuns().size(), 1u);
 }
 
 TEST(BenchmarkRun, RequestsThatFailDuringTheRunAreCountedAndStored) {
