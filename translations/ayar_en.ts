@@ -239,6 +239,14 @@
         <source>%1, edited</source>
         <translation>%1, edited</translation>
     </message>
+    <message>
+        <source>SIMULATED</source>
+        <translation>SIMULATED</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
 </context>
 <context>
     <name>ayar::HistoryPage</name>
@@ -933,6 +941,16 @@
     <message>
         <source>No run shown yet: start one from Setup or open one from History.</source>
         <translation>No run shown yet: start one from Setup or open one from History.</translation>
+    </message>
+    <message>
+        <source>The run failed before its first request:
+%1</source>
+        <translation>The run failed before its first request:
+%1</translation>
+    </message>
+    <message>
+        <source>The engine&apos;s log: %1</source>
+        <translation>The engine&apos;s log: %1</translation>
     </message>
 </context>
 <context>

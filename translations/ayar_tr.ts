@@ -239,6 +239,14 @@
         <source>%1, edited</source>
         <translation>%1, düzenlenmiş</translation>
     </message>
+    <message>
+        <source>SIMULATED</source>
+        <translation>SİMÜLASYON</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
 </context>
 <context>
     <name>ayar::HistoryPage</name>
@@ -930,6 +938,16 @@
     <message>
         <source>No run shown yet: start one from Setup or open one from History.</source>
         <translation>Henüz gösterilen çalıştırma yok: Kurulum&apos;dan başlatın ya da Geçmiş&apos;ten açın.</translation>
+    </message>
+    <message>
+        <source>The run failed before its first request:
+%1</source>
+        <translation>Çalıştırma ilk isteğinden önce başarısız oldu:
+%1</translation>
+    </message>
+    <message>
+        <source>The engine&apos;s log: %1</source>
+        <translation>Motorun günlüğü: %1</translation>
     </message>
 </context>
 <context>

@@ -35,15 +35,24 @@ RunSummaryView::RunSummaryView(QWidget* parent) : QWidget(parent) {
   layout->addWidget(splitter);
 }
 
-void RunSummaryView::setSummary(const RunSummary& summary, std::optional<double> requestRate) {
+void RunSummaryView::setSummary(const RunSummary& summary, std::optional<double> requestRate,
+                                bool syntheticDataset) {
+  m_text->setLineWrapMode(QPlainTextEdit::NoWrap);
   TextBlockOptions options;
   options.requestRate = requestRate;
+  options.syntheticDataset = syntheticDataset;
   m_text->setPlainText(QString::fromStdString(formatServingBenchmarkResult(summary, options)));
   m_model->setSummary(summary);
 }
 
 void RunSummaryView::setLanguage(ReportLanguage language) {
   m_model->setLanguage(language, QLocale());
+}
+
+void RunSummaryView::showNote(const QString& note) {
+  m_model->clear();
+  m_text->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+  m_text->setPlainText(note);
 }
 
 void RunSummaryView::clear() {

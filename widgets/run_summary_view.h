@@ -21,8 +21,12 @@ class RunSummaryView : public QWidget {
  public:
   explicit RunSummaryView(QWidget* parent = nullptr);
 
-  void setSummary(const RunSummary& summary, std::optional<double> requestRate = std::nullopt);
+  // `syntheticDataset`: the prompts came from the synthetic ShareGPT-like set (the block says so).
+  void setSummary(const RunSummary& summary, std::optional<double> requestRate = std::nullopt,
+                  bool syntheticDataset = false);
   void setLanguage(ReportLanguage language);
+  // A run without figures (it failed before its first request): the note instead of the block.
+  void showNote(const QString& note);
   void clear();
   QString textBlock() const;
   RunSummaryModel* model() const { return m_model; }

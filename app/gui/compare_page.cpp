@@ -228,9 +228,7 @@ QString ComparePage::exportReport(const QString& path) {
     r.name = run.name.toStdString();
     r.summary = run.summary;
     r.requestRate = run.requestRate;
-    const auto& result = run.run.result;
-    r.simulated = result.is_object() && result.contains("ayar") && result["ayar"].is_object() &&
-                  result["ayar"].value("simulated", false);
+    r.simulated = run.facts.simulated;
     return r;
   };
   std::vector<ComparisonReportRun> candidates;

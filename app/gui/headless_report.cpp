@@ -20,9 +20,7 @@ ComparisonReportRun reportRun(const LoadedRun& run) {
   r.name = run.name.toStdString();
   r.summary = run.summary;
   r.requestRate = run.requestRate;
-  const auto& result = run.run.result;
-  r.simulated = result.is_object() && result.contains("ayar") && result["ayar"].is_object() &&
-                result["ayar"].value("simulated", false);
+  r.simulated = run.facts.simulated;
   return r;
 }
 

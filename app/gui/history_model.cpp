@@ -2,10 +2,13 @@
 
 #include <QColor>
 #include <QDateTime>
+#include <QFont>
 #include <QLocale>
 
 #include "core/interop/result_import.h"
+#include "core/report/report_text.h"
 #include "core/study/profile_spec.h"
+#include "widgets/form_field.h"
 
 namespace ayar {
 
@@ -126,6 +129,15 @@ QString HistoryModel::statusText(RunStatus status) {
   return {};
 }
 
+QString HistoryModel::simulatedMark() {
+  return tr("SIMULATED");
+}
+
+QString HistoryModel::simulatedNote() {
+  const auto note = reportText(ReportText::NoteSimulated, uiReportLanguage());
+  return QString::fromUtf8(note.data(), static_cast<qsizetype>(note.size()));
+}
+
 QString HistoryModel::runName(const StoredRun& run) {
   QString name = QStringLiteral("#%1").arg(run.id);
   if (!run.info.label.empty()) name += QLatin1Char(' ') + fromStd(run.info.label);
@@ -168,6 +180,15 @@ QVariant HistoryModel::data(const QModelIndex& index, int role) const {
   }
   if (role == Qt::ToolTipRole && index.column() == Engine) return flagsText(run);
   if (role == Qt::ToolTipRole && index.column() == Profile) return profileDescription(run);
+  const bool figure = index.column() == MeanTtft || index.column() == OutputThroughput;
+  if (runFacts(run).simulated && (index.column() == Status || figure)) {
+    if (role == Qt::ToolTipRole) return simulatedNote();
+    if (role == Qt::FontRole && figure) {
+      QFont italic;
+      italic.setItalic(true);
+      return italic;
+    }
+  }
   if (role == Qt::ForegroundRole && index.column() == Status &&
       (run.status == RunStatus::Interrupted || run.status == RunStatus::Failed))
     return QColor(215, 60, 50);
@@ -181,7 +202,8 @@ QVariant HistoryModel::data(const QModelIndex& index, int role) const {
       return locale.toString(QDateTime::fromMSecsSinceEpoch(static_cast<qint64>(run.createdAt * 1000.0)),
                              QLocale::ShortFormat);
     case Status:
-      return statusText(run.status);
+      return runFacts(run).simulated ? tr("%1 · %2").arg(statusText(run.status), simulatedMark())
+                                     : statusText(run.status);
     case Label:
       return fromStd(run.info.label);
     case Study: {

@@ -53,6 +53,9 @@ class HistoryModel : public QAbstractTableModel {
   static QString statusText(RunStatus status);
   // "#12 baseline (qwen3-0.6b)": how a run is named in comparisons.
   static QString runName(const StoredRun& run);
+  // "SIMULATED", and what it means, in the UI language: beside every figure of a simulated run.
+  static QString simulatedMark();
+  static QString simulatedNote();
 
  private:
   std::vector<StoredRun> m_runs;

@@ -289,8 +289,10 @@ void MainWindow::onRunFinished(quint64, qint64 storeRunId, bool cancelled, const
   m_setup->setRunning(false);
   refreshHistory();
   if (!error.isEmpty()) {
-    showMessage(tr("The run failed: %1").arg(error));
     m_log->appendPlainText(QStringLiteral("[ayar] ") + error);
+    // Kept in the store as failed: shown where results are read, with its error and engine log.
+    if (storeRunId >= 0 && openRun(storeRunId)) showArea(ResultsArea);
+    showMessage(tr("The run failed: %1").arg(error));
     emit runFinished(storeRunId, error);
     return;
   }
@@ -308,6 +310,7 @@ void MainWindow::onRunFinished(quint64, qint64 storeRunId, bool cancelled, const
         name, outcome.records, outcome.summary,
         std::isfinite(outcome.requestRate) ? std::optional<double>(outcome.requestRate) : std::nullopt,
         cancelled ? RunStatus::Cancelled : RunStatus::Completed, &m_controller->sortedLatencyValues());
+    m_results->setRunFacts(runFactsOfResult(outcome.result));
     showArea(ResultsArea);
   }
   if (storeRunId >= 0) {
@@ -321,6 +324,11 @@ bool MainWindow::openRun(qint64 id) {
   try {
     const LoadedRun run = loadStoredRun(*m_store, id);
     m_results->showRun(run.name, run.records, run.summary, run.requestRate, run.run.status);
+    m_results->setRunFacts(run.facts);
+    if (run.run.status == RunStatus::Failed && run.records.empty() && !run.run.info.notes.empty()) {
+      m_results->showFailure(QString::fromStdString(run.run.info.notes),
+                             QString::fromStdString(run.run.info.engine.value("log", std::string())));
+    }
     showArea(ResultsArea);
     return true;
   } catch (const Error& e) {

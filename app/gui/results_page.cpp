@@ -53,11 +53,33 @@ void ResultsPage::retranslate() {
   }
   m_heading->setText(heading());
   setReportLanguageFromUi();
+  if (!m_failure.isEmpty()) showFailure(m_failure, m_failureLog);
 }
 
 QString ResultsPage::heading() const {
   if (m_title.isEmpty()) return tr("No run shown yet: start one from Setup or open one from History.");
-  return m_status ? m_title + QStringLiteral(" · ") + HistoryModel::statusText(*m_status) : m_title;
+  QString text = m_status ? m_title + QStringLiteral(" · ") + HistoryModel::statusText(*m_status) : m_title;
+  if (m_facts.simulated) text += QStringLiteral(" · ") + HistoryModel::simulatedMark();
+  return text;
+}
+
+QString ResultsPage::headingText() const {
+  return m_heading->text();
+}
+
+void ResultsPage::showFailure(const QString& error, const QString& engineLog) {
+  m_failure = error;
+  m_failureLog = engineLog;
+  QString note = tr("The run failed before its first request:\n%1").arg(error);
+  if (!engineLog.isEmpty()) note += QStringLiteral("\n\n") + tr("The engine's log: %1").arg(engineLog);
+  m_summary->showNote(note);
+}
+
+void ResultsPage::setRunFacts(const RunFacts& facts) {
+  m_facts = facts;
+  m_heading->setText(heading());
+  m_heading->setToolTip(facts.simulated ? HistoryModel::simulatedNote() : QString());
+  if (!m_title.isEmpty()) m_summary->setSummary(m_summaryShown, m_rateShown, facts.syntheticDataset);
 }
 
 void ResultsPage::setReportLanguageFromUi() {
@@ -81,7 +103,13 @@ void ResultsPage::showRun(const QString& title, std::span<const RequestRecord> r
                           const std::vector<std::vector<double>>* sortedValues) {
   m_title = title;
   m_status = status;
+  m_facts = {};
+  m_failure.clear();
+  m_failureLog.clear();
+  m_summaryShown = summary;
+  m_rateShown = requestRate;
   m_heading->setText(heading());
+  m_heading->setToolTip(QString());
   m_summary->setSummary(summary, requestRate);
   setReportLanguageFromUi();
   const std::vector<double> percentiles =
@@ -99,6 +127,7 @@ void ResultsPage::showRun(const QString& title, std::span<const RequestRecord> r
 void ResultsPage::clear() {
   m_title.clear();
   m_status.reset();
+  m_facts = {};
   m_summary->clear();
   for (auto* chart : m_charts)
     chart->clear();

@@ -29,6 +29,14 @@ class ResultsPage : public QWidget {
                std::optional<double> requestRate = std::nullopt,
                std::optional<RunStatus> status = std::nullopt,
                const std::vector<std::vector<double>>* sortedValues = nullptr);
+  // How the shown run was measured: a simulated run is marked in the heading, a synthetic dataset in
+  // the result block. Call after showRun(); showRun() forgets the previous run's facts.
+  void setRunFacts(const RunFacts& facts);
+  // A run that failed before its first request: its error and where its engine's log is, instead
+  // of figures it does not have.
+  void showFailure(const QString& error, const QString& engineLog);
+  const RunFacts& runFacts() const { return m_facts; }
+  QString headingText() const;
   void clear();
   void setDark(bool dark);
   void setReportLanguageFromUi();
@@ -47,6 +55,10 @@ class ResultsPage : public QWidget {
   std::vector<DistributionChart*> m_charts;  // in kAllLatencyMetrics order
   QString m_title;
   std::optional<RunStatus> m_status;
+  RunFacts m_facts;
+  RunSummary m_summaryShown;
+  std::optional<double> m_rateShown;
+  QString m_failure, m_failureLog;  // shown instead of figures; retranslated
   QString heading() const;
 };
 

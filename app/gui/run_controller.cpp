@@ -183,6 +183,9 @@ void RunController::onThreadFinished(const std::shared_ptr<Shared>& shared) {
     m_sortedValues = std::move(shared->sortedValues);
     error = shared->error;
   }
+  if (!error.isEmpty()) {
+    if (const auto failed = shared->run->failedRunId()) storeRunId = *failed;
+  }
   if (!m_outcomes.empty()) {
     const RunOutcome& last = m_outcomes.back();
     if (last.storeRunId) storeRunId = *last.storeRunId;

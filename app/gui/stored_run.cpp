@@ -34,6 +34,10 @@ LoadedRun loadStoredRun(ResultStore& store, std::int64_t id) {
   }
   if (!fromFile || (loaded.run.status == RunStatus::Interrupted && !loaded.records.empty()))
     loaded.summary = computeRunSummary(loaded.records);
+  // A result written without some latency (vLLM's default leaves out end-to-end latency) gets it
+  // from the requests, so that no view shows 0 for a figure the run has.
+  fillMissingLatencies(loaded.summary, loaded.records);
+  loaded.facts = runFacts(loaded.run);
   return loaded;
 }
 

@@ -19,6 +19,7 @@ struct LoadedRun {
   std::vector<Sample> samples;
   RunSummary summary;
   std::optional<double> requestRate;  // the configured rate, when finite
+  RunFacts facts;                     // simulated, synthetic dataset
   QString name;                       // "#12 baseline (qwen3-0.6b)"
   QString shortName;                  // "#12 baseline"
 };
