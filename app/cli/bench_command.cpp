@@ -341,7 +341,9 @@ int runBench(const BenchFlags& flags, const Overrides& overrides, CLI::App& comm
 
   ProgressDisplay display;
   RunObserver observer;
-  observer.onStage = [&display](const std::string& message) { display.message("ayar: " + message); };
+  observer.onStage = [&display](const Message& message) {
+    display.message("ayar: " + message.in(ReportLanguage::English));
+  };
   // The local GPUs' utilisation, memory and power go with the run's samples when the engine runs
   // here (started by Ayar, or a remote URL on loopback); NVML absent: nothing is sampled.
   std::optional<GpuMonitor> gpus;  // NVML is not even loaded for a remote engine

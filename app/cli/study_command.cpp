@@ -66,7 +66,9 @@ int runStudy(const std::filesystem::path& store, std::int64_t id, const StudyFla
     return "[" + std::to_string(cell.index + 1) + "/" + std::to_string(total) + "] " + cell.configuration +
            " @ " + cell.profile;
   };
-  observer.onStage = [&display](const std::string& message) { display.message("ayar: " + message); };
+  observer.onStage = [&display](const Message& message) {
+    display.message("ayar: " + message.in(ReportLanguage::English));
+  };
   observer.onCellStarted = [&](const StudyCell& cell, int total) {
     display.message(cellName(cell, total) + ": running");
   };

@@ -8,6 +8,8 @@
 
 #include "core/error.h"
 #include "core/metrics/latency_values.h"
+#include "core/report/message_text.h"
+#include "widgets/form_field.h"
 
 namespace ayar {
 
@@ -63,10 +65,12 @@ quint64 RunController::start(RunSpec spec) {
       s->samples.insert(s->samples.end(), batch.begin(), batch.end());
     }
   };
-  observer.onStage = [weak](const std::string& message) {
+  // What core says goes out in the UI's language of the moment the run starts.
+  const ReportLanguage language = uiReportLanguage();
+  observer.onStage = [weak, language](const Message& message) {
     if (auto s = weak.lock()) {
       std::lock_guard lock(s->mutex);
-      s->stages.push_back(message);
+      s->stages.push_back(message.in(language));
     }
   };
   observer.onEngineLog = [weak](std::string_view line) {
@@ -79,7 +83,7 @@ quint64 RunController::start(RunSpec spec) {
   if (runsOnThisMachine(spec.engine)) observer.extraSamples = m_extraSampler;
   shared->run = std::make_unique<BenchmarkRun>(std::move(spec), std::move(observer));
 
-  QThread* thread = QThread::create([shared] {
+  QThread* thread = QThread::create([shared, language] {
     std::vector<RunOutcome> outcomes;
     std::vector<std::vector<double>> sortedValues;
     QString error;
@@ -92,7 +96,7 @@ quint64 RunController::start(RunSpec spec) {
         }
       }
     } catch (const std::exception& e) {
-      error = QString::fromUtf8(e.what());
+      error = QString::fromStdString(errorText(e, language));
     }
     std::lock_guard lock(shared->mutex);
     shared->outcomes = std::move(outcomes);

@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <mutex>
 
+#include "core/report/message_text.h"
+#include "widgets/form_field.h"
+
 namespace ayar {
 
 // What a study's threads hand to the UI thread. Everything below the mutex is taken by drain().
@@ -55,10 +58,12 @@ quint64 StudyController::start(const std::filesystem::path& storePath, std::int6
   };
   observer.onCellStarted = cellEvent;
   observer.onCellFinished = cellEvent;
-  observer.onStage = [weak](const std::string& message) {
+  // What core says goes out in the UI's language of the moment the study starts.
+  const ReportLanguage language = uiReportLanguage();
+  observer.onStage = [weak, language](const Message& message) {
     if (auto s = weak.lock()) {
       std::lock_guard lock(s->mutex);
-      s->stages.push_back(message);
+      s->stages.push_back(message.in(language));
     }
   };
   observer.run.onStage = observer.onStage;
@@ -70,12 +75,12 @@ quint64 StudyController::start(const std::filesystem::path& storePath, std::int6
   };
   shared->runner = std::make_unique<StudyRunner>(storePath, studyId, std::move(options), std::move(observer));
 
-  QThread* thread = QThread::create([shared] {
+  QThread* thread = QThread::create([shared, language] {
     QString error;
     try {
       shared->runner->run();
     } catch (const std::exception& e) {
-      error = QString::fromUtf8(e.what());
+      error = QString::fromStdString(errorText(e, language));
     }
     std::lock_guard lock(shared->mutex);
     shared->error = error;

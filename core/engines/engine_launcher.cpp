@@ -15,6 +15,7 @@
 
 #include "core/engines/resources_dir.h"
 #include "core/error.h"
+#include "core/report/message_text.h"
 
 namespace ayar {
 
@@ -295,18 +296,24 @@ bool EngineLauncher::startOnce(int port, int attempt, bool retryIfPortTaken) {
       m_options.startupTimeout.value_or(std::chrono::duration_cast<milliseconds>(m_template.startupTimeout));
   const auto deadline = Clock::now() + timeout;
   const std::string healthUrl = m_baseUrl + m_template.healthPath;
-  auto failure = [&](const std::string& what) {
+  // What went wrong, then the command, the log file and the log's last lines, in each language.
+  auto failure = [&](const Message& what) {
     m_process->stop(m_options.stopGrace);
-    std::string message = what + "\nCommand: " + displayCommand() + "\nLog: " + m_logPath.string();
-    const std::string tail = m_process->tailText("  ");
-    message += tail.empty() ? "\n(The engine printed nothing.)" : "\nLast log lines:\n" + tail;
-    if (!message.empty() && message.back() == '\n') message.pop_back();
-    return Error(message);
+    std::string tail = m_process->tailText("  ");
+    if (!tail.empty() && tail.back() == '\n') tail.pop_back();
+    const Message details{MessageText::EngineStartDetails, {displayCommand(), m_logPath.string()}};
+    const Message log =
+        tail.empty() ? Message{MessageText::EngineSilent, {}} : Message{MessageText::EngineLogTail, {tail}};
+    MessageArgument text = what.asArgument();
+    for (const Message& part : {details, log}) {
+      text.english += "\n" + part.in(ReportLanguage::English);
+      text.turkish += "\n" + part.in(ReportLanguage::Turkish);
+    }
+    return MessageError({MessageText::StageLines, {std::move(text)}});
   };
   HttpProbe probe;
   while (true) {
-    if (m_cancelled)
-      throw failure("Starting " + m_template.displayName + " was cancelled; the engine was stopped.");
+    if (m_cancelled) throw failure({MessageText::EngineStartCancelled, {m_template.displayName}});
     const auto left = std::chrono::duration_cast<milliseconds>(deadline - Clock::now());
     probe = httpGet(healthUrl, std::clamp(left, milliseconds(1), kHealthRequestTimeout), m_apiKey);
     if (probe.status == 200) return true;
@@ -316,14 +323,11 @@ bool EngineLauncher::startOnce(int port, int attempt, bool retryIfPortTaken) {
         m_process->stop(m_options.stopGrace);
         return false;
       }
-      throw failure(m_template.displayName + " exited during start-up (" + exit->describe() + ") before " +
-                    healthUrl + " answered.");
+      throw failure({MessageText::EngineExited, {m_template.displayName, exit->describe(), healthUrl}});
     }
     if (Clock::now() >= deadline) {
-      throw failure(
-          m_template.displayName + " did not become ready: " + healthUrl + " did not answer 200 within " +
-          seconds(timeout) + " (last answer: " + describeProbe(probe) +
-          "). The engine was stopped. If the model needs longer to load, raise the start-up timeout.");
+      throw failure({MessageText::EngineNotReady,
+                     {m_template.displayName, healthUrl, seconds(timeout), describeProbe(probe)}});
     }
   }
 }
@@ -342,17 +346,15 @@ void EngineLauncher::checkRemote() {
     return;
   }
   if (models.status == 401 || models.status == 403) {
-    throw Error("The endpoint " + m_baseUrl + " refused the request (HTTP " + std::to_string(models.status) +
-                " from " + m_baseUrl + "/v1/models): " +
-                (m_apiKey.empty()
-                     ? "it wants an API key. Name the variable holding it in \"api_key_env\"."
-                     : "the API key was not accepted. Check the key in " +
-                           (m_spec.apiKeyEnv.empty() ? std::string("the settings") : m_spec.apiKeyEnv) +
-                           "."));
+    const std::string status = std::to_string(models.status);
+    if (m_apiKey.empty()) throw MessageError({MessageText::RemoteWantsKey, {m_baseUrl, status}});
+    throw MessageError({MessageText::RemoteKeyRefused,
+                        {m_baseUrl, status,
+                         m_spec.apiKeyEnv.empty() ? MessageArgument("the settings", "ayarlar")
+                                                  : MessageArgument(m_spec.apiKeyEnv)}});
   }
-  throw Error("The endpoint " + m_baseUrl + " is not reachable: GET " + m_baseUrl +
-              "/health: " + describeProbe(health) + "; GET " + m_baseUrl +
-              "/v1/models: " + describeProbe(models) + ". Check the address and that the server is running.");
+  throw MessageError(
+      {MessageText::RemoteUnreachable, {m_baseUrl, describeProbe(health), describeProbe(models)}});
 }
 
 void EngineLauncher::stop() {

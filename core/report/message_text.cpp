@@ -2,6 +2,7 @@
 
 #include <cassert>
 #include <cctype>
+#include <charconv>
 
 namespace ayar {
 
@@ -53,6 +54,120 @@ constexpr Phrase kPhrases[] = {
      "{0} için \"{1}\" verilmiş; motor bu biçimi kabul etmez. {2}"},
     {MessageText::FlagJson, "{0} needs a JSON object (like {2}), not \"{1}\".",
      "{0} bir JSON nesnesi ister (örneğin {2}), \"{1}\" değil."},
+    {MessageText::StageLines, "{0}", "{0}"},
+    {MessageText::StageWarning, "warning: {0}", "uyarı: {0}"},
+    {MessageText::StageLoadingTokenizer, "loading the tokenizer", "tokenizer yükleniyor"},
+    {MessageText::StageBuildingDataset, "building the dataset: {0}", "veri kümesi hazırlanıyor: {0}"},
+    {MessageText::StageUsingEngine, "using the engine at {0}", "{0} adresindeki motor kullanılıyor"},
+    {MessageText::StageChecking, "checking {0}", "{0} denetleniyor"},
+    {MessageText::StageStarting, "starting {0} ({1})", "{0} başlatılıyor ({1})"},
+    {MessageText::StageEngineReady, "engine ready at {0}: {1}", "motor {0} adresinde hazır: {1}"},
+    {MessageText::StageSimulated, "the server says its results are SIMULATED (no real model runs)",
+     "sunucu, sonuçlarının SİMÜLASYON olduğunu söylüyor (gerçek bir model çalışmıyor)"},
+    {MessageText::StageIgnoreEosForced,
+     "ignore_eos: true is sent with every request, as vLLM forces it for the random dataset",
+     "ignore_eos: true her istekle gönderilir; vLLM rastgele veri kümesi için bunu zorunlu kılar"},
+    {MessageText::StageGreedy,
+     "temperature: 0 (greedy) is sent with every request, vLLM's default; set a temperature (--temperature) "
+     "to change it",
+     "temperature: 0 (açgözlü) her istekle gönderilir, vLLM'in varsayılanı; değiştirmek için bir sıcaklık "
+     "(--temperature) verin"},
+    {MessageText::StageNotReady, "the endpoint is not ready ({0}); trying again in 5 s",
+     "uç nokta hazır değil ({0}); 5 sn sonra yeniden denenecek"},
+    {MessageText::StageTestRequest, "sending one test request", "bir deneme isteği gönderiliyor"},
+    {MessageText::StageWarmingUp, "warming up with {0} copies of the test request",
+     "deneme isteğinin {0} kopyasıyla ısınılıyor"},
+    {MessageText::StageRunning, "running {0}: {1} requests to {2}",
+     "yük uygulanıyor, {0}: {2} adresine {1} istek"},
+    {MessageText::StageStopping, "stopping the engine", "motor durduruluyor"},
+    {MessageText::StageNoRealtime,
+     "the client thread could not get real-time priority (it needs root or CAP_SYS_NICE); on a busy machine "
+     "dispatch lag may suffer",
+     "istemci iş parçacığı gerçek zamanlı öncelik alamadı (root ya da CAP_SYS_NICE gerekir); yoğun bir "
+     "makinede gönderim gecikmesi artabilir"},
+    {MessageText::StageProfilerDone, "POST {0}: done", "POST {0}: tamam"},
+    {MessageText::StageProfilerFailed,
+     "POST {0} failed ({1}); vLLM serves it only when started with a profiler configuration",
+     "POST {0} başarısız ({1}); vLLM bunu yalnızca bir profil yapılandırmasıyla başlatıldığında sunar"},
+    {MessageText::StageNoTokenize,
+     "prompt lengths are counted with the Qwen3 tokenizer and {0} has no /tokenize to check them; if it "
+     "serves another model family, give the served model's tokenizer.json (--tokenizer) to count them "
+     "exactly",
+     "istem uzunlukları Qwen3 tokenizer'ıyla sayılıyor ve {0} bunları denetleyecek bir /tokenize sunmuyor; "
+     "başka bir model ailesi sunuyorsa, tam saymak için sunulan modelin tokenizer.json dosyasını "
+     "(--tokenizer) verin"},
+    {MessageText::StageTokenizeAgrees,
+     "the server's /tokenize counts the prompts as the Qwen3 tokenizer does",
+     "sunucunun /tokenize'ı istemleri Qwen3 tokenizer'ı gibi sayıyor"},
+    {MessageText::StageTokenizeDiffersKept,
+     "the server's tokenizer counts {0} tokens in the first prompt where the Qwen3 tokenizer counts {1}; "
+     "prompt lengths stay the Qwen3 tokenizer's: give the served model's tokenizer.json (--tokenizer) to "
+     "count them exactly",
+     "sunucunun tokenizer'ı ilk istemde {0} token sayıyor, Qwen3 tokenizer'ı {1}; istem uzunlukları "
+     "Qwen3'ünkü kalıyor: tam saymak için sunulan modelin tokenizer.json dosyasını (--tokenizer) verin"},
+    {MessageText::StageTokenizeDiffersCut,
+     "the server's tokenizer counts {0} tokens in the first prompt where the Qwen3 tokenizer counts {1}: "
+     "cutting the prompts to their lengths with the server's /tokenize and /detokenize, as vLLM does (or "
+     "give the served model's tokenizer.json with --tokenizer)",
+     "sunucunun tokenizer'ı ilk istemde {0} token sayıyor, Qwen3 tokenizer'ı {1}: istemler vLLM'deki gibi "
+     "sunucunun /tokenize ve /detokenize'ıyla uzunluklarına kesiliyor (ya da sunulan modelin tokenizer.json "
+     "dosyasını --tokenizer ile verin)"},
+    {MessageText::StagePromptsCut, "{0} of {1} prompts were cut to length",
+     "{1} istemden {0} tanesi uzunluğuna kesildi"},
+    {MessageText::DatasetSyntheticStandIn,
+     "no ShareGPT file given (--dataset-path): using the synthetic ShareGPT-like set (~217 input and ~202 "
+     "output tokens per request on average)",
+     "ShareGPT dosyası verilmedi (--dataset-path): ShareGPT benzeri yapay küme kullanılıyor (istek başına "
+     "ortalama ~217 giriş ve ~202 çıkış tokenı)"},
+    {MessageText::DatasetSynthetic,
+     "synthetic ShareGPT-like set (~217 input and ~202 output tokens per request on average)",
+     "ShareGPT benzeri yapay küme (istek başına ortalama ~217 giriş ve ~202 çıkış tokenı)"},
+    {MessageText::LoadRate, "rate {0} req/s", "saniyede {0} istek"},
+    {MessageText::LoadAllAtOnce, "all at once", "hepsi birden"},
+    {MessageText::LoadConcurrent, "concurrent {0}", "{0} eşzamanlı akış"},
+    {MessageText::LoadThroughput, "throughput", "en yüksek hız (throughput)"},
+    {MessageText::LoadSynchronous, "synchronous", "sıralı (synchronous)"},
+    {MessageText::LoadRampUp, "{0} ramp-up {1} to {2} req/s", "{0} artış: saniyede {1} istekten {2} isteğe"},
+    {MessageText::StudyRecommended, "recommended configuration: {0}", "önerilen yapılandırma: {0}"},
+    {MessageText::StudyStartingEngine, "starting the engine of {0}",
+     "{0} yapılandırmasının motoru başlatılıyor"},
+    {MessageText::StudyEngineFailed, "the engine of {0} did not start: {1}",
+     "{0} yapılandırmasının motoru başlamadı: {1}"},
+    {MessageText::StudyEngineReady, "engine of {0} ready: {1}", "{0} yapılandırmasının motoru hazır: {1}"},
+    {MessageText::StudyStoppingEngine, "stopping the engine of {0}",
+     "{0} yapılandırmasının motoru durduruluyor"},
+    {MessageText::RunTestRequestFailed,
+     "the test request to {0} failed: {1}. Check the model, the API key, the API (--backend) and the path "
+     "(--endpoint) against what the server serves",
+     "{0} adresine gönderilen deneme isteği başarısız oldu: {1}. Modeli, API anahtarını, API'yi (--backend) "
+     "ve yolu (--endpoint) sunucunun sunduklarıyla karşılaştırın"},
+    {MessageText::EngineExited, "{0} exited during start-up ({1}) before {2} answered.",
+     "{0} başlarken kapandı ({1}); {2} yanıt vermedi."},
+    {MessageText::EngineNotReady,
+     "{0} did not become ready: {1} did not answer 200 within {2} (last answer: {3}). The engine was "
+     "stopped. If the model needs longer to load, raise the start-up timeout.",
+     "{0} hazır olmadı: {1}, {2} içinde 200 yanıtı vermedi (son yanıt: {3}). Motor durduruldu. Modelin "
+     "yüklenmesi daha uzun sürüyorsa başlangıç zaman aşımını artırın."},
+    {MessageText::EngineStartCancelled, "Starting {0} was cancelled; the engine was stopped.",
+     "{0} başlatılması iptal edildi; motor durduruldu."},
+    {MessageText::EngineStartDetails, "Command: {0}\nLog: {1}", "Komut: {0}\nGünlük: {1}"},
+    {MessageText::EngineLogTail, "Last log lines:\n{0}", "Günlüğün son satırları:\n{0}"},
+    {MessageText::EngineSilent, "(The engine printed nothing.)", "(Motor hiçbir şey yazmadı.)"},
+    {MessageText::RemoteWantsKey,
+     "The endpoint {0} refused the request (HTTP {1} from {0}/v1/models): it wants an API key. Name the "
+     "variable holding it in \"api_key_env\".",
+     "{0} uç noktası isteği reddetti ({0}/v1/models, HTTP {1}): bir API anahtarı istiyor. Anahtarı tutan "
+     "değişkeni \"api_key_env\" alanında belirtin."},
+    {MessageText::RemoteKeyRefused,
+     "The endpoint {0} refused the request (HTTP {1} from {0}/v1/models): the API key was not accepted. "
+     "Check the key in {2}.",
+     "{0} uç noktası isteği reddetti ({0}/v1/models, HTTP {1}): API anahtarı kabul edilmedi. {2} içindeki "
+     "anahtarı denetleyin."},
+    {MessageText::RemoteUnreachable,
+     "The endpoint {0} is not reachable: GET {0}/health: {1}; GET {0}/v1/models: {2}. Check the address and "
+     "that the server is running.",
+     "{0} uç noktasına ulaşılamıyor: GET {0}/health: {1}; GET {0}/v1/models: {2}. Adresi ve sunucunun "
+     "çalıştığını denetleyin."},
 };
 static_assert(std::size(kPhrases) == static_cast<std::size_t>(MessageText::Count_),
               "every MessageText needs its row in kPhrases");
@@ -91,6 +206,22 @@ std::string fillPlaceholders(std::string_view pattern, const std::vector<std::st
     }
   }
   return out;
+}
+
+MessageArgument numberArgument(double value) {
+  char text[32];
+  const auto result = std::to_chars(text, text + sizeof text, value);
+  std::string english(text, result.ptr);
+  std::string turkish = english;
+  for (char& c : turkish) {
+    if (c == '.') c = ',';
+  }
+  return {english, turkish};
+}
+
+std::string errorText(const std::exception& error, ReportLanguage language) {
+  if (const auto* said = dynamic_cast<const MessageError*>(&error)) return said->message().in(language);
+  return error.what();
 }
 
 std::string Message::in(ReportLanguage language) const {

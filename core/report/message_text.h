@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/error.h"
 #include "core/report/report_text.h"
 
 namespace ayar {
@@ -34,6 +35,54 @@ enum class MessageText {
   FlagEmpty,            // {0}: the flag
   FlagPattern,          // {0}: the flag, {1}: the value, {2}: the flag's description
   FlagJson,             // {0}: the flag, {1}: the value, {2}: an example
+  // What a run is doing (RunObserver::onStage) and why it stopped.
+  StageLines,    // {0}: lines already said in each language
+  StageWarning,  // {0}: the warning
+  StageLoadingTokenizer,
+  StageBuildingDataset,  // {0}: the profile in brief
+  StageUsingEngine,      // {0}: its address
+  StageChecking,         // {0}: the endpoint
+  StageStarting,         // {0}: the engine, {1}: the model
+  StageEngineReady,      // {0}: its address, {1}: its command line
+  StageSimulated,
+  StageIgnoreEosForced,
+  StageGreedy,
+  StageNotReady,  // {0}: why
+  StageTestRequest,
+  StageWarmingUp,  // {0}: how many
+  StageRunning,    // {0}: the load (Load*), {1}: requests, {2}: where
+  StageStopping,
+  StageNoRealtime,
+  StageProfilerDone,    // {0}: the URL
+  StageProfilerFailed,  // {0}: the URL, {1}: why
+  StageNoTokenize,      // {0}: the server
+  StageTokenizeAgrees,
+  StageTokenizeDiffersKept,  // {0}: the server's count, {1}: Qwen3's
+  StageTokenizeDiffersCut,   // {0}: the server's count, {1}: Qwen3's
+  StagePromptsCut,           // {0}: cut, {1}: all
+  DatasetSyntheticStandIn,
+  DatasetSynthetic,
+  LoadRate,  // {0}: requests per second
+  LoadAllAtOnce,
+  LoadConcurrent,  // {0}: streams
+  LoadThroughput,
+  LoadSynchronous,
+  LoadRampUp,            // {0}: linear or exponential, {1}, {2}: the rates
+  StudyRecommended,      // {0}: the configuration
+  StudyStartingEngine,   // {0}: the configuration
+  StudyEngineFailed,     // {0}: the configuration, {1}: why
+  StudyEngineReady,      // {0}: the configuration, {1}: its command line
+  StudyStoppingEngine,   // {0}: the configuration
+  RunTestRequestFailed,  // {0}: the URL, {1}: the server's answer
+  EngineExited,          // {0}: the engine, {1}: how it ended, {2}: the health URL
+  EngineNotReady,        // {0}: the engine, {1}: the health URL, {2}: the time, {3}: the last answer
+  EngineStartCancelled,  // {0}: the engine
+  EngineStartDetails,    // {0}: the command, {1}: the log file
+  EngineLogTail,         // {0}: the lines
+  EngineSilent,
+  RemoteWantsKey,     // {0}: the endpoint, {1}: the HTTP status
+  RemoteKeyRefused,   // {0}: the endpoint, {1}: the HTTP status, {2}: where the key came from
+  RemoteUnreachable,  // {0}: the endpoint, {1}, {2}: the two answers
   Count_
 };
 
@@ -53,6 +102,9 @@ struct MessageArgument {
   MessageArgument(std::string en, std::string tr) : english(std::move(en)), turkish(std::move(tr)) {}
 };
 
+// A number as each language writes it: "2.5" and "2,5".
+MessageArgument numberArgument(double value);
+
 // A message with its arguments, to be said in whichever language the reader has.
 struct Message {
   MessageText id = MessageText::Count_;
@@ -60,6 +112,23 @@ struct Message {
 
   std::string in(ReportLanguage language) const;
   bool empty() const { return id == MessageText::Count_; }
+  // The message said in each language, as another message's argument.
+  MessageArgument asArgument() const { return {in(ReportLanguage::English), in(ReportLanguage::Turkish)}; }
 };
+
+// An ayar::Error that keeps its message as a Message: what() is the English, and a front end in
+// another language says message() instead.
+class MessageError : public Error {
+ public:
+  explicit MessageError(Message message)
+      : Error(message.in(ReportLanguage::English)), m_message(std::move(message)) {}
+  const Message& message() const { return m_message; }
+
+ private:
+  Message m_message;
+};
+
+// What an exception says in `language`: its Message when it has one, else its English what().
+std::string errorText(const std::exception& error, ReportLanguage language);
 
 }  // namespace ayar

@@ -65,7 +65,7 @@ RunTokenizer loadRunTokenizer(const RunSpec& spec) {
   return {Tokenizer::load(path), true};
 }
 
-using StageFunction = std::function<void(const std::string&)>;
+using StageFunction = std::function<void(const Message&)>;
 
 // vLLM's sampling parameters: those the profile sets, and temperature 0 (greedy) when it sets none,
 // as vLLM's client sends them.
@@ -107,30 +107,23 @@ std::optional<std::vector<nlohmann::json>> serverTokens(const std::string& baseU
 void alignPromptsWithServer(BuiltRequests& built, const std::string& baseUrl, const std::string& model,
                             const std::string& apiKey, const StageFunction& stage) {
   if (built.requests.empty()) return;
-  const std::string advice =
-      "give --tokenizer with the served model's tokenizer.json (or its folder) to count them exactly";
   LoadRequest& first = built.requests.front();
   const auto firstTokens = serverTokens(baseUrl, model, first.prompt, apiKey);
   if (!firstTokens) {
-    stage("warning: prompt lengths are counted with the Qwen3 tokenizer and " + baseUrl +
-          " has no /tokenize to check them; if it serves another model family, " + advice);
+    stage({MessageText::StageWarning, {Message{MessageText::StageNoTokenize, {baseUrl}}.asArgument()}});
     return;
   }
   if (firstTokens->size() == static_cast<std::size_t>(first.promptTokens)) {
-    stage("the server's /tokenize counts the prompts as the Qwen3 tokenizer does");
+    stage({MessageText::StageTokenizeAgrees, {}});
     return;
   }
-  const std::string counts = "the server's tokenizer counts " + std::to_string(firstTokens->size()) +
-                             " tokens in the first prompt where the Qwen3 tokenizer counts " +
-                             std::to_string(first.promptTokens);
+  const std::vector<MessageArgument> counts{std::to_string(firstTokens->size()),
+                                            std::to_string(first.promptTokens)};
   if (built.datasetName != "random" && built.datasetName != "prefix-repetition") {
-    stage("warning: " + counts + "; prompt lengths stay the Qwen3 tokenizer's: " + advice);
+    stage({MessageText::StageWarning, {Message{MessageText::StageTokenizeDiffersKept, counts}.asArgument()}});
     return;
   }
-  stage(counts +
-        ": cutting the prompts to their lengths with the server's /tokenize and /detokenize, "
-        "as vLLM does (or " +
-        advice + ")");
+  stage({MessageText::StageTokenizeDiffersCut, counts});
   int cut = 0;
   for (LoadRequest& request : built.requests) {
     const auto tokens = serverTokens(baseUrl, model, request.prompt, apiKey);
@@ -147,18 +140,18 @@ void alignPromptsWithServer(BuiltRequests& built, const std::string& baseUrl, co
     } catch (const nlohmann::json::exception&) {
     }
   }
-  stage(std::to_string(cut) + " of " + std::to_string(built.requests.size()) + " prompts were cut to length");
+  stage({MessageText::StagePromptsCut, {std::to_string(cut), std::to_string(built.requests.size())}});
 }
 
 // vLLM's --profile: the server's profiler is switched on before the run and off after it.
 void postProfilerSwitch(const std::string& url, const std::string& apiKey, const StageFunction& stage) {
   const HttpProbe probe = httpPost(url, "{}", std::chrono::seconds(60), apiKey);
   if (probe.status == 200) {
-    stage("POST " + url + ": done");
+    stage({MessageText::StageProfilerDone, {url}});
   } else {
-    stage("warning: POST " + url + " failed (" +
-          (probe.status ? "HTTP " + std::to_string(probe.status) : probe.error) +
-          "); vLLM serves it only when started with a profiler configuration");
+    const Message failed{MessageText::StageProfilerFailed,
+                         {url, probe.status ? "HTTP " + std::to_string(probe.status) : probe.error}};
+    stage({MessageText::StageWarning, {failed.asArgument()}});
   }
 }
 
@@ -244,8 +237,23 @@ std::string formatRate(double rate) {
   return text;
 }
 
+// A rate as a load's label writes it, in each language: "2.5" and "2,5".
+MessageArgument rateArgument(double rate) {
+  std::string english = formatRate(rate), turkish = english;
+  for (char& c : turkish) {
+    if (c == '.') c = ',';
+  }
+  return {english, turkish};
+}
+
 struct LoadPlan {
-  std::string title;
+  LoadPlan(Message label_, ArrivalSchedule schedule_, double requestRate_)
+      : label(std::move(label_)),
+        title(label.in(ReportLanguage::English)),
+        schedule(std::move(schedule_)),
+        requestRate(requestRate_) {}
+  Message label;
+  std::string title;  // the label in English, as the store and the result file keep it
   ArrivalSchedule schedule;
   double requestRate;  // for the result file: inf when all at once
 };
@@ -359,24 +367,24 @@ void BenchmarkRun::keepFailedStart(const std::string& error) {
 std::vector<RunOutcome> BenchmarkRun::runStages() {
   const RunSpec& spec = m_spec;
   const ProfileSpec& profile = spec.profile;
-  auto stage = [&](const std::string& message) {
+  auto stage = [&](const Message& message) {
     if (m_observer.onStage) m_observer.onStage(message);
   };
 
   const auto [backend, endpoint] = requestApi(spec);
   const ApiKind api = parseBackendName(backend);
 
-  stage("loading the tokenizer");
+  stage({MessageText::StageLoadingTokenizer, {}});
   const RunTokenizer tokenizerSource = loadRunTokenizer(spec);
   const std::shared_ptr<const Tokenizer>& tokenizer = tokenizerSource.tokenizer;
 
-  stage("building the dataset: " + profile.describe());
+  stage({MessageText::StageBuildingDataset, {profile.describe()}});
   BuiltRequests built = buildRequests(profile, tokenizer);
   {
     std::lock_guard lock(m_state->mutex);
     m_state->datasetNote = built.note;
   }
-  if (!built.note.empty()) stage(built.note);
+  if (!built.noteText.empty()) stage(built.noteText);
   if (m_cancelled) return {};
 
   // The engine: started here for bundled and external specs, checked for remote ones.
@@ -408,7 +416,7 @@ std::vector<RunOutcome> BenchmarkRun::runStages() {
   EngineLauncher& launcher = spec.startedEngine ? *spec.startedEngine : *ownLauncher;
   if (spec.startedEngine) engineSpec = launcher.spec();
   for (const auto& warning : launcher.flagWarnings())
-    stage("warning: " + warning.message);
+    stage({MessageText::StageWarning, {warning.text.asArgument()}});
   {
     std::lock_guard lock(m_state->mutex);
     m_state->launcher = &launcher;
@@ -421,15 +429,15 @@ std::vector<RunOutcome> BenchmarkRun::runStages() {
     }
   } launcherReset{*m_state};
   if (spec.startedEngine) {
-    stage("using the engine at " + launcher.baseUrl());
+    stage({MessageText::StageUsingEngine, {launcher.baseUrl()}});
   } else if (spec.engine.kind == EngineKind::Remote) {
-    stage("checking " + spec.engine.normalizedBaseUrl());
+    stage({MessageText::StageChecking, {spec.engine.normalizedBaseUrl()}});
   } else {
-    stage("starting " + launcher.engineTemplate().displayName + " (" + spec.engine.model + ")");
+    stage({MessageText::StageStarting, {launcher.engineTemplate().displayName, spec.engine.model}});
   }
   if (!spec.startedEngine) launcher.start();
   if (spec.engine.kind != EngineKind::Remote && !spec.startedEngine) {
-    stage("engine ready at " + launcher.baseUrl() + ": " + launcher.displayCommand());
+    stage({MessageText::StageEngineReady, {launcher.baseUrl(), launcher.displayCommand()}});
   }
   const std::string baseUrl = launcher.baseUrl();
   const std::string apiKey = spec.engine.resolveApiKey();
@@ -438,7 +446,7 @@ std::vector<RunOutcome> BenchmarkRun::runStages() {
   if (requestModel.empty()) requestModel = spec.engine.model;
   if (requestModel.empty()) requestModel = firstServedModel(baseUrl, apiKey);
   const bool simulated = serverIsSimulated(baseUrl, apiKey);
-  if (simulated) stage("the server says its results are SIMULATED (no real model runs)");
+  if (simulated) stage({MessageText::StageSimulated, {}});
 
   if (tokenizerSource.fallback && spec.engine.kind == EngineKind::Remote) {
     alignPromptsWithServer(built, baseUrl, requestModel, apiKey, stage);
@@ -452,13 +460,11 @@ std::vector<RunOutcome> BenchmarkRun::runStages() {
   baseConfig.body.logprobs = spec.logprobs;
   baseConfig.body.ignoreEos = profile.ignoreEos || built.forcesIgnoreEos;
   if (built.forcesIgnoreEos && !profile.ignoreEos) {
-    stage("ignore_eos: true is sent with every request, as vLLM forces it for the random dataset");
+    stage({MessageText::StageIgnoreEosForced, {}});
   }
   baseConfig.body.extraBody = samplingParameters(profile);
   if (!profile.temperature && !spec.extraBody.contains("temperature")) {
-    stage(
-        "temperature: 0 (greedy) is sent with every request, vLLM's default; give --temperature to change "
-        "it");
+    stage({MessageText::StageGreedy, {}});
   }
   for (const auto& [key, value] : spec.extraBody.items())
     baseConfig.body.extraBody[key] = value;
@@ -485,10 +491,9 @@ std::vector<RunOutcome> BenchmarkRun::runStages() {
       const std::string reason = records.empty() ? "no answer" : records.front().error;
       const auto retryAt = std::chrono::steady_clock::now() + std::chrono::seconds(5);
       if (m_cancelled || !spec.readyCheckTimeoutS || retryAt >= deadline) {
-        throw Error("the test request to " + baseUrl + endpoint + " failed: " + reason +
-                    ". Check --model, --api-key, --backend and --endpoint against what the server serves");
+        throw MessageError({MessageText::RunTestRequestFailed, {baseUrl + endpoint, reason}});
       }
-      stage("the endpoint is not ready (" + reason + "); trying again in 5 s");
+      stage({MessageText::StageNotReady, {reason}});
       while (std::chrono::steady_clock::now() < retryAt && !m_cancelled)
         std::this_thread::sleep_for(std::chrono::milliseconds(100));  // a retry interval, polled for cancel
     }
@@ -498,11 +503,11 @@ std::vector<RunOutcome> BenchmarkRun::runStages() {
   // with the server's own words instead of failing every request, and its one-time costs
   // (connection, the server's first tokenization) stay out of the measurement.
   if (!built.requests.empty() && !m_cancelled && spec.readyCheckTimeoutS.value_or(1.0) > 0) {
-    stage("sending one test request");
+    stage({MessageText::StageTestRequest, {}});
     sendTestRequest(built.requests.front());
   }
   if (spec.numWarmups > 0 && !built.requests.empty() && !m_cancelled) {
-    stage("warming up with " + std::to_string(spec.numWarmups) + " copies of the test request");
+    stage({MessageText::StageWarmingUp, {std::to_string(spec.numWarmups)}});
     runLoad(baseConfig,
             std::vector<LoadRequest>(static_cast<std::size_t>(spec.numWarmups), built.requests.front()),
             ArrivalSchedule::throughput(static_cast<std::size_t>(spec.numWarmups)));
@@ -516,35 +521,41 @@ std::vector<RunOutcome> BenchmarkRun::runStages() {
   switch (profile.loadMode) {
     case LoadMode::Rate:
       if (!profile.rampUpStrategy.empty()) {
-        plans.push_back({profile.rampUpStrategy + " ramp-up " + std::to_string(profile.rampUpStartRps) +
-                             " to " + std::to_string(profile.rampUpEndRps) + " req/s",
-                         ArrivalSchedule::rampUp(count, profile.rampUpStrategy, profile.rampUpStartRps,
-                                                 profile.rampUpEndRps, profile.burstiness, profile.seed),
-                         ProfileSpec::kInfinity});
+        plans.emplace_back(Message{MessageText::LoadRampUp,
+                                   {profile.rampUpStrategy, std::to_string(profile.rampUpStartRps),
+                                    std::to_string(profile.rampUpEndRps)}},
+                           ArrivalSchedule::rampUp(count, profile.rampUpStrategy, profile.rampUpStartRps,
+                                                   profile.rampUpEndRps, profile.burstiness, profile.seed),
+                           ProfileSpec::kInfinity);
         break;
       }
-      plans.push_back({std::isinf(profile.requestRate) ? std::string("all at once")
-                                                       : "rate " + formatRate(profile.requestRate) + " req/s",
-                       ArrivalSchedule::atRate(count, profile.requestRate, profile.burstiness, profile.seed),
-                       profile.requestRate});
+      plans.emplace_back(
+          std::isinf(profile.requestRate)
+              ? Message{MessageText::LoadAllAtOnce, {}}
+              : Message{MessageText::LoadRate, {rateArgument(profile.requestRate)}},
+          ArrivalSchedule::atRate(count, profile.requestRate, profile.burstiness, profile.seed),
+          profile.requestRate);
       break;
     case LoadMode::Concurrent:
-      plans.push_back({"concurrent " + std::to_string(profile.concurrency),
-                       ArrivalSchedule::concurrent(count, profile.concurrency), ProfileSpec::kInfinity});
+      plans.emplace_back(Message{MessageText::LoadConcurrent, {std::to_string(profile.concurrency)}},
+                         ArrivalSchedule::concurrent(count, profile.concurrency), ProfileSpec::kInfinity);
       break;
     case LoadMode::Throughput:
-      plans.push_back({"throughput", ArrivalSchedule::throughput(count), ProfileSpec::kInfinity});
+      plans.emplace_back(Message{MessageText::LoadThroughput, {}}, ArrivalSchedule::throughput(count),
+                         ProfileSpec::kInfinity);
       break;
     case LoadMode::Sweep:
-      plans.push_back({"synchronous", ArrivalSchedule::concurrent(count, 1), ProfileSpec::kInfinity});
-      plans.push_back({"throughput", ArrivalSchedule::throughput(count), ProfileSpec::kInfinity});
+      plans.emplace_back(Message{MessageText::LoadSynchronous, {}}, ArrivalSchedule::concurrent(count, 1),
+                         ProfileSpec::kInfinity);
+      plans.emplace_back(Message{MessageText::LoadThroughput, {}}, ArrivalSchedule::throughput(count),
+                         ProfileSpec::kInfinity);
       break;
   }
 
   std::vector<RunOutcome> outcomes;
   for (std::size_t planIndex = 0; planIndex < plans.size() && !m_cancelled; ++planIndex) {
     const LoadPlan plan = plans[planIndex];  // a copy: a sweep appends to plans below
-    stage("running " + plan.title + ": " + std::to_string(count) + " requests to " + baseUrl + endpoint);
+    stage({MessageText::StageRunning, {plan.label.asArgument(), std::to_string(count), baseUrl + endpoint}});
 
     RunInfo info;
     info.label = spec.label;
@@ -594,9 +605,7 @@ std::vector<RunOutcome> BenchmarkRun::runStages() {
         std::chrono::system_clock::now() - std::chrono::duration_cast<std::chrono::system_clock::duration>(
                                                std::chrono::steady_clock::now() - runner.origin());
     if (spec.realtimeClient && !runner.realtimeGranted()) {
-      stage(
-          "warning: the client thread could not get real-time priority (it needs root or CAP_SYS_NICE); "
-          "on a busy machine dispatch lag may suffer");
+      stage({MessageText::StageWarning, {Message{MessageText::StageNoRealtime, {}}.asArgument()}});
     }
     {
       std::lock_guard lock(m_state->mutex);
@@ -748,15 +757,15 @@ std::vector<RunOutcome> BenchmarkRun::runStages() {
       const double low = outcomes[0].summary.requestThroughput;
       const double high = outcomes[1].summary.requestThroughput;
       for (double rate : sweepRates(low, high, profile.sweepPoints)) {
-        plans.push_back(
-            {"rate " + formatRate(rate) + " req/s", ArrivalSchedule::constantRate(count, rate), rate});
+        plans.emplace_back(Message{MessageText::LoadRate, {rateArgument(rate)}},
+                           ArrivalSchedule::constantRate(count, rate), rate);
       }
     }
   }
 
   if (spec.serverProfiler) postProfilerSwitch(baseUrl + "/stop_profile", apiKey, stage);
   if (!spec.startedEngine) {
-    if (spec.engine.kind != EngineKind::Remote) stage("stopping the engine");
+    if (spec.engine.kind != EngineKind::Remote) stage({MessageText::StageStopping, {}});
     launcher.stop();
   }
   return outcomes;

@@ -15,6 +15,7 @@
 #include "core/load/load_runner.h"
 #include "core/load/request_record.h"
 #include "core/metrics/run_summary.h"
+#include "core/report/message_text.h"
 #include "core/store/run_types.h"
 #include "core/study/run_spec.h"
 
@@ -37,8 +38,9 @@ struct RunOutcome {
 // Callbacks a front end (CLI or GUI) gets while a run goes. Each may be empty. They run on the
 // run's threads: keep them short and thread-safe.
 struct RunObserver {
-  // A step of the run: "starting engine", "building dataset", "running", ... with a human line.
-  std::function<void(const std::string& message)> onStage;
+  // A step of the run: "starting ...", "building the dataset: ...", "running ...", to be said in the
+  // reader's language.
+  std::function<void(const Message& message)> onStage;
   // Finished records as they arrive (batches from the client thread).
   std::function<void(std::span<const RequestRecord> records)> onRecords;
   // A line of the engine's log, for live views.

@@ -61,11 +61,9 @@ BuiltRequests buildRequests(const ProfileSpec& profile, std::shared_ptr<const To
     built.requests = toLoadRequests(generateSyntheticShareGptDataset(vocabulary, options));
     built.datasetName = "synthetic-sharegpt";
     built.synthetic = true;
-    built.note =
-        name == "sharegpt"
-            ? "no ShareGPT file given (--dataset-path): using the synthetic ShareGPT-like set "
-              "(~217 input and ~202 output tokens per request on average)"
-            : "synthetic ShareGPT-like set (~217 input and ~202 output tokens per request on average)";
+    built.noteText = {
+        name == "sharegpt" ? MessageText::DatasetSyntheticStandIn : MessageText::DatasetSynthetic, {}};
+    built.note = built.noteText.in(ReportLanguage::English);
     return built;
   }
   if (name == "prefix-repetition") {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/load/load_runner.h"
+#include "core/report/message_text.h"
 #include "core/study/profile_spec.h"
 #include "core/tokenizer/tokenizer.h"
 
@@ -15,7 +16,9 @@ struct BuiltRequests {
   std::vector<LoadRequest> requests;
   std::string datasetName;  // what was really used: "synthetic-sharegpt" when ShareGPT fell back
   bool synthetic = false;   // the ShareGPT-like set stood in for a missing ShareGPT file
-  std::string note;         // a line for the output and the result ("" when there is nothing to say)
+  // A line for the output and the result (empty when there is nothing to say); note is its English.
+  Message noteText;
+  std::string note;
   // vLLM sends ignore_eos with every request of its random dataset (on the OpenAI-compatible
   // backends, the only ones Ayar speaks), so that outputs run to the drawn length.
   bool forcesIgnoreEos = false;

@@ -290,7 +290,7 @@ void StudyRunner::run() {
   ResultStore store(m_storePath);
   store.setStudyStatus(m_studyId, RunStatus::Running);
   const StudyHeartbeat heartbeat(store, m_studyId);
-  const auto stage = [&](const std::string& message) {
+  const auto stage = [&](const Message& message) {
     if (m_observer.onStage) m_observer.onStage(message);
   };
 
@@ -302,7 +302,7 @@ void StudyRunner::run() {
       RunFilter filter;
       filter.studyId = m_studyId;
       const StudyRecommendation recommendation = recommend(study, cells, store.listRuns(filter));
-      stage("recommended configuration: " + recommendation.configuration);
+      stage({MessageText::StudyRecommended, {recommendation.configuration}});
       std::vector<std::string> names{study.baselineName};
       if (recommendation.configuration != study.baselineName) names.push_back(recommendation.configuration);
       std::vector<StudyCell> added;
@@ -365,7 +365,7 @@ void StudyRunner::runConfiguration(const StudySpec& study, const StudyConfigurat
                                    std::vector<StudyCell>& cells, const std::vector<std::size_t>& todo,
                                    int total) {
   ResultStore store(m_storePath);
-  const auto stage = [&](const std::string& message) {
+  const auto stage = [&](const Message& message) {
     if (m_observer.onStage) m_observer.onStage(message);
   };
   const auto finishCell = [&](StudyCell& cell) {
@@ -382,6 +382,7 @@ void StudyRunner::runConfiguration(const StudySpec& study, const StudyConfigurat
 
   std::unique_ptr<EngineSession> session;
   std::string startError;
+  MessageArgument startErrorText(std::string{});  // the same, in each language
   try {
     session = std::make_unique<EngineSession>(configuration.engine, logPath, m_options.bundledEngine,
                                               study.tokenizer);
@@ -389,10 +390,11 @@ void StudyRunner::runConfiguration(const StudySpec& study, const StudyConfigurat
       std::lock_guard lock(m_mutex);
       m_session = session.get();
     }
-    stage("starting the engine of " + configuration.name);
+    stage({MessageText::StudyStartingEngine, {configuration.name}});
     if (!m_cancelled) session->start();
   } catch (const Error& error) {
     startError = error.what();
+    startErrorText = {errorText(error, ReportLanguage::English), errorText(error, ReportLanguage::Turkish)};
   }
   {
     std::lock_guard lock(m_mutex);
@@ -400,7 +402,7 @@ void StudyRunner::runConfiguration(const StudySpec& study, const StudyConfigurat
   }
   if (m_cancelled) return;
   if (!startError.empty()) {
-    stage("the engine of " + configuration.name + " did not start: " + startError);
+    stage({MessageText::StudyEngineFailed, {configuration.name, startErrorText}});
     const std::string log = logPath.empty() ? std::string() : fileTail(logPath);
     for (std::size_t index : todo) {
       StudyCell& cell = cells[index];
@@ -412,7 +414,7 @@ void StudyRunner::runConfiguration(const StudySpec& study, const StudyConfigurat
     }
     return;
   }
-  stage("engine of " + configuration.name + " ready: " + session->launcher().displayCommand());
+  stage({MessageText::StudyEngineReady, {configuration.name, session->launcher().displayCommand()}});
 
   for (std::size_t index : todo) {
     if (m_cancelled) break;
@@ -481,7 +483,7 @@ void StudyRunner::runConfiguration(const StudySpec& study, const StudyConfigurat
       m_current = nullptr;
     }
   }
-  stage("stopping the engine of " + configuration.name);
+  stage({MessageText::StudyStoppingEngine, {configuration.name}});
   session->stop();
 }
 

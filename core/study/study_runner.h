@@ -64,8 +64,8 @@ struct StudyObserver {
   // A cell starts (status running) or ends (done, failed-to-start, failed). `total`: cells so far.
   std::function<void(const StudyCell& cell, int total)> onCellStarted;
   std::function<void(const StudyCell& cell, int total)> onCellFinished;
-  // A line about what the study does ("starting baseline", "recommended: fast").
-  std::function<void(const std::string& message)> onStage;
+  // A line about what the study does ("starting the engine of baseline"), in any language.
+  std::function<void(const Message& message)> onStage;
   // Passed to every cell's BenchmarkRun (its stages, records and engine log).
   RunObserver run;
 };

@@ -144,5 +144,29 @@ TEST(Results, ARunThatFailsBeforeItsFirstRequestIsKeptWithItsErrorAndLog) {
   EXPECT_EQ(window.setupPanel()->runSpec().engine.model, "no-such-preset");
 }
 
+// What core says while a run goes and when it fails reaches a Turkish window in Turkish.
+TEST(Results, CoresStagesAndErrorsReachATurkishWindowInTurkish) {
+  test::clearSettings();
+  test::TempDir dir;
+  MainWindow window({dir / "ayar.db", QStringLiteral("tr")});
+  RunSpec spec = test::simRunSpec(5, 1, 4, 2.5, "tr");
+  const auto [id, error] = runThrough(window, spec);
+  ASSERT_GT(id, 0) << error.toStdString();
+  const QString log = window.engineLog()->toPlainText();
+  for (const char* line : {"[ayar] tokenizer yükleniyor", "[ayar] bir deneme isteği gönderiliyor",
+                           "[ayar] yük uygulanıyor, saniyede 2,5 istek: ", "[ayar] motor durduruluyor"})
+    EXPECT_TRUE(log.contains(QString::fromUtf8(line))) << line << "\n" << log.toStdString();
+  EXPECT_FALSE(log.contains(QStringLiteral("[ayar] running rate"))) << log.toStdString();
+
+  spec.engine.model = "no-such-preset";
+  const auto [failedId, failure] = runThrough(window, spec);
+  EXPECT_TRUE(failure.contains(QStringLiteral("başlarken kapandı"))) << failure.toStdString();
+  EXPECT_TRUE(failure.contains(QStringLiteral("Günlüğün son satırları")) ||
+              failure.contains(QStringLiteral("Motor hiçbir şey yazmadı")))
+      << failure.toStdString();
+  EXPECT_TRUE(window.statusText().startsWith(QStringLiteral("Çalıştırma başarısız")))
+      << window.statusText().toStdString();
+}
+
 }  // namespace
 }  // namespace ayar

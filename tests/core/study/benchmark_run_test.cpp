@@ -344,9 +344,9 @@ std::vector<std::string> stagesOf(RunSpec spec) {
   std::vector<std::string> stages;
   std::mutex mutex;
   RunObserver observer;
-  observer.onStage = [&](const std::string& message) {
+  observer.onStage = [&](const Message& message) {
     std::lock_guard lock(mutex);
-    stages.push_back(message);
+    stages.push_back(message.in(ReportLanguage::English));
   };
   BenchmarkRun run(std::move(spec), observer);
   run.run();
