@@ -195,7 +195,7 @@ TEST(Studies, AStudyFileRunsThroughThePageFillsTheGridOpensACellsRunAndExportsIt
   EXPECT_TRUE(html.contains(QStringLiteral("Arayüz çalışması")));
   // One chart per option profile: the configurations' E2EL distributions.
   EXPECT_EQ(html.count(QStringLiteral("data:image/png;base64,")), 1);
-  EXPECT_TRUE(html.contains(QStringLiteral("E2EL birikimli dağılımı — steady")));
+  EXPECT_TRUE(html.contains(QStringLiteral("Birikimli dağılım: E2EL — steady")));
   EXPECT_TRUE(read(".csv").contains(QStringLiteral("daha hızlı")));
   EXPECT_TRUE(read(".pdf").startsWith(QStringLiteral("%PDF-")));
   QProcess pdftotext;
