@@ -15,10 +15,10 @@
 #include <QVBoxLayout>
 
 #include "app/gui/history_model.h"
+#include "app/gui/report_charts.h"
 #include "app/report/report_export.h"
 #include "core/error.h"
 #include "core/metrics/latency_values.h"
-#include "core/report/comparison_report.h"
 #include "widgets/box_plot_chart.h"
 #include "widgets/comparison_table_model.h"
 #include "widgets/comparison_table_view.h"
@@ -218,33 +218,16 @@ void ComparePage::setReportLanguage(ReportLanguage language) {
   m_reportLanguage->setCurrentIndex(language == ReportLanguage::Turkish ? 1 : 0);
 }
 
+ReportLanguage ComparePage::reportLanguage() const {
+  return m_reportLanguage->currentData().toString() == QLatin1String("tr") ? ReportLanguage::Turkish
+                                                                           : ReportLanguage::English;
+}
+
 QString ComparePage::exportReport(const QString& path) {
   if (m_runs.empty()) return tr("Compare runs first, then export the comparison.");
-  const ReportLanguage language = m_reportLanguage->currentData().toString() == QLatin1String("tr")
-                                      ? ReportLanguage::Turkish
-                                      : ReportLanguage::English;
-  auto reportRun = [](const LoadedRun& run) {
-    ComparisonReportRun r;
-    r.name = run.name.toStdString();
-    r.summary = run.summary;
-    r.requestRate = run.requestRate;
-    const auto& result = run.run.result;
-    r.simulated = result.is_object() && result.contains("ayar") && result["ayar"].is_object() &&
-                  result["ayar"].value("simulated", false);
-    return r;
-  };
-  std::vector<ComparisonReportRun> candidates;
-  for (std::size_t i = 1; i < m_runs.size(); ++i)
-    candidates.push_back(reportRun(m_runs[i]));
-  const ReportDocument document = buildComparisonReport(reportRun(m_runs.front()), candidates, language);
-  const std::string metric = m_metric->currentText().toStdString();
-  const std::vector<ReportChart> charts{
-      {QString::fromStdString(formatReportText(ReportText::ComparisonCdfCaption, language, {metric})),
-       m_cdf->toImage()},
-      {QString::fromStdString(formatReportText(ReportText::ComparisonBoxCaption, language, {metric})),
-       m_box->toImage()}};
+  // Every latency's charts, drawn offscreen in the report's language, whatever the page shows.
   try {
-    writeReportFile(document, charts, path, reportFileFormatFor(path));
+    writeComparisonReportFile(m_runs, reportLanguage(), path, reportFileFormatFor(path));
   } catch (const Error& e) {
     return QString::fromUtf8(e.what());
   }

@@ -32,10 +32,12 @@ class ComparePage : public QWidget {
   // Shows the comparison of these runs (the first is the baseline). Throws ayar::Error for a run that is
   // not in the store.
   void compare(std::int64_t baseline, const std::vector<std::int64_t>& candidates);
-  // Writes the comparison as a report in the chosen report language; the format follows the file's
-  // suffix (.pdf, .html, .md, .csv, .json). Returns an error message, empty on success.
+  // Writes the comparison as a report in the chosen report language, with every latency's charts in
+  // PDF and HTML; the format follows the file's suffix (.pdf, .html, .md, .csv, .json). Returns an
+  // error message, empty on success.
   QString exportReport(const QString& path);
   void setReportLanguage(ReportLanguage language);
+  ReportLanguage reportLanguage() const;
   void setDark(bool dark);
 
   ComparisonTableModel* tableModel() const { return m_model; }

@@ -543,8 +543,8 @@ void StudiesPage::showReport() {
     m_command->setEnabled(true);
   }
   try {
-    m_report->setHtml(
-        QString::fromStdString(renderHtml(buildStudyReport(m_store->path(), m_shown, reportLanguage()))));
+    m_report->setHtml(QString::fromStdString(
+        renderHtml(buildStudyReport(m_store->path(), m_shown, reportLanguage()), HtmlDialect::QtRichText)));
   } catch (const Error& e) {
     m_report->setPlainText(QString::fromUtf8(e.what()));
   }
