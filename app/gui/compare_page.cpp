@@ -3,8 +3,10 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDir>
 #include <QEvent>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -46,7 +48,8 @@ ComparePage::ComparePage(HistoryModel* history, QWidget* parent) : QWidget(paren
   m_export->setObjectName(QStringLiteral("exportReport"));
   m_reportLanguageLabel = new QLabel(this);
   m_reportLanguage = new QComboBox(this);
-  // Each language named in itself; the report's language is independent of the UI's.
+  m_reportLanguage->setObjectName(QStringLiteral("reportLanguage"));
+  // Each language named in itself. The report follows the UI language until one is picked here.
   m_reportLanguage->addItem(QStringLiteral("English"), QStringLiteral("en"));
   m_reportLanguage->addItem(QStringLiteral("Türkçe"), QStringLiteral("tr"));
   m_model = new ComparisonTableModel(this);
@@ -100,6 +103,7 @@ ComparePage::ComparePage(HistoryModel* history, QWidget* parent) : QWidget(paren
     const QString error = exportReport(path);
     if (!error.isEmpty()) emit failed(error);
   });
+  connect(m_reportLanguage, &QComboBox::activated, this, [this] { m_reportLanguageChosen = true; });
   connect(m_copy, &QPushButton::clicked, this,
           [this] { QApplication::clipboard()->setText(m_table->toTabSeparated()); });
   retranslate();
@@ -120,9 +124,11 @@ void ComparePage::retranslate() {
   m_export->setToolTip(
       tr("PDF, HTML (charts embedded), Markdown, CSV or JSON, in the report language below"));
   m_reportLanguageLabel->setText(tr("Report language"));
-  m_model->setLanguage(
-      QLocale().language() == QLocale::Turkish ? ReportLanguage::Turkish : ReportLanguage::English,
-      QLocale());
+  const ReportLanguage uiLanguage =
+      QLocale().language() == QLocale::Turkish ? ReportLanguage::Turkish : ReportLanguage::English;
+  m_model->setLanguage(uiLanguage, QLocale());
+  if (!m_reportLanguageChosen)
+    m_reportLanguage->setCurrentIndex(uiLanguage == ReportLanguage::Turkish ? 1 : 0);
   m_cdf->setTitle(tr("CDF"));
   m_box->setTitle(tr("Box plot"));
   showMetric();
@@ -216,6 +222,7 @@ void ComparePage::showMetric() {
 
 void ComparePage::setReportLanguage(ReportLanguage language) {
   m_reportLanguage->setCurrentIndex(language == ReportLanguage::Turkish ? 1 : 0);
+  m_reportLanguageChosen = true;
 }
 
 ReportLanguage ComparePage::reportLanguage() const {
@@ -231,6 +238,7 @@ QString ComparePage::exportReport(const QString& path) {
   } catch (const Error& e) {
     return QString::fromUtf8(e.what());
   }
+  emit message(tr("Report written to %1").arg(QDir::toNativeSeparators(QFileInfo(path).absoluteFilePath())));
   return {};
 }
 

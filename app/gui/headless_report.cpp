@@ -1,5 +1,8 @@
 #include "app/gui/headless_report.h"
 
+#include <QSettings>
+
+#include "app/gui/language.h"
 #include "app/gui/report_charts.h"
 #include "app/gui/stored_run.h"
 #include "app/gui/study_report_charts.h"
@@ -29,8 +32,12 @@ QString writeHeadlessReport(const std::filesystem::path& storePath, const QStrin
   try {
     if (output.isEmpty()) throw Error("--report needs --output FILE (where to write the report)");
     const ReportFileFormat fileFormat = parseFormat(format, output);
-    const ReportLanguage reportLanguage =
-        parseReportLanguage(language.isEmpty() ? std::string("en") : language.toStdString());
+    // Without --lang, the language the workbench would open in: the one last chosen, else the system's.
+    const QString code =
+        !language.isEmpty()
+            ? language
+            : QSettings().value(QStringLiteral("ui/language"), Language::systemDefault()).toString();
+    const ReportLanguage reportLanguage = parseReportLanguage(code.toStdString());
     const std::filesystem::path store = storePath.empty() ? defaultStorePath() : storePath;
     if (what.startsWith(QLatin1String("study:"))) {
       bool ok = false;

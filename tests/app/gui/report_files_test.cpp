@@ -5,16 +5,21 @@
 #include <gtest/gtest.h>
 
 #include <QBuffer>
+#include <QCoreApplication>
 #include <QFile>
 #include <QImage>
 #include <QRegularExpression>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "app/gui/compare_page.h"
+#include "app/gui/main_window.h"
 #include "app/gui/report_charts.h"
+#include "app/gui/studies_page.h"
 #include "core/interop/result_import.h"
 #include "core/report/comparison_report.h"
 #include "core/store/result_store.h"
+#include "tests/app/gui/gui_test_support.h"
 #include "tests/app/gui/report_checks.h"
 #include "tests/support/test_env.h"
 
@@ -293,6 +298,44 @@ INSTANTIATE_TEST_SUITE_P(BothLanguages, ReportFiles,
                            return param.param == ReportLanguage::Turkish ? std::string("Turkish")
                                                                          : std::string("English");
                          });
+
+// The report language follows the UI's until one is picked, in both areas; an export says, in the UI
+// language, the whole path it wrote.
+TEST(ReportExport, FollowsTheUiLanguageUntilOneIsPickedAndSaysWhereItWrote) {
+  test::clearSettings();
+  test::TempDir dir;
+  MainWindow window({storeWithTwoRuns(dir), QStringLiteral("tr")});
+  ComparePage* compare = window.comparePage();
+  StudiesPage* studies = window.studiesPage();
+  QCoreApplication::processEvents();  // the language change the window started with
+  EXPECT_EQ(compare->reportLanguage(), ReportLanguage::Turkish);
+  EXPECT_EQ(studies->reportLanguage(), ReportLanguage::Turkish);
+  window.setLanguage(QStringLiteral("en"));
+  EXPECT_EQ(compare->reportLanguage(), ReportLanguage::English);
+  EXPECT_EQ(studies->reportLanguage(), ReportLanguage::English);
+  window.setLanguage(QStringLiteral("tr"));
+  EXPECT_EQ(compare->reportLanguage(), ReportLanguage::Turkish);
+  // A language picked beside the button stays when the UI's changes.
+  compare->setReportLanguage(ReportLanguage::English);
+  window.setLanguage(QStringLiteral("en"));
+  window.setLanguage(QStringLiteral("tr"));
+  EXPECT_EQ(compare->reportLanguage(), ReportLanguage::English);
+  compare->setReportLanguage(ReportLanguage::Turkish);
+
+  window.compareRuns(1, {2});
+  ASSERT_EQ(compare->runs().size(), 2u);
+  // A path with a detour: the message names the file as it lies.
+  const std::filesystem::path sub = dir / "sub";
+  std::filesystem::create_directories(sub);
+  const QString asGiven = QString::fromStdString((sub / ".." / "rapor.pdf").string());
+  const QString written = QString::fromStdString((dir / "rapor.pdf").string());
+  EXPECT_TRUE(compare->exportReport(asGiven).isEmpty());
+  EXPECT_EQ(window.statusText(), QStringLiteral("Rapor %1 dosyasına yazıldı").arg(written));
+  EXPECT_EQ(test::pdfText(written).contains(QStringLiteral("Çalıştırma karşılaştırması")), true);
+  window.setLanguage(QStringLiteral("en"));
+  EXPECT_TRUE(compare->exportReport(written).isEmpty());
+  EXPECT_EQ(window.statusText(), QStringLiteral("Report written to %1").arg(written));
+}
 
 }  // namespace
 }  // namespace ayar

@@ -246,6 +246,10 @@ TEST(Studies, AStudyFileRunsThroughThePageFillsTheGridOpensACellsRunAndExportsIt
   ASSERT_EQ(images.size(), 1);
   EXPECT_GT(images.front().shownWidthInches(), 6.0);
   EXPECT_GE(images.front().width, 1700);
+
+  // The export says, in the UI language, the whole path it wrote.
+  EXPECT_TRUE(page->exportReport(base + QStringLiteral(".html")).isEmpty());
+  EXPECT_EQ(window.statusText(), QStringLiteral("Report written to %1").arg(base + QStringLiteral(".html")));
 }
 
 TEST(Studies, StopKeepsFinishedCellsAndResumeFinishesWithoutRedoingThem) {
