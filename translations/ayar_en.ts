@@ -102,6 +102,10 @@
         <source>Report language</source>
         <translation>Report language</translation>
     </message>
+    <message>
+        <source>Report written to %1</source>
+        <translation>Report written to %1</translation>
+    </message>
 </context>
 <context>
     <name>ayar::ComparisonTableModel</name>

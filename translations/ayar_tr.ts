@@ -102,6 +102,10 @@
         <source>Report language</source>
         <translation>Rapor dili</translation>
     </message>
+    <message>
+        <source>Report written to %1</source>
+        <translation>Rapor %1 dosyasına yazıldı</translation>
+    </message>
 </context>
 <context>
     <name>ayar::ComparisonTableModel</name>

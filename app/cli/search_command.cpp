@@ -155,7 +155,7 @@ int runTuneCommand(const SearchFlags& flags) {
   installStopHandler();
   const TuneResult result = runTune(
       spec, [&](const SearchProbe& probe) { printProbe(probe, flags.flag); }, &g_searchCancelled);
-  writeReport(flags, tuneReport(spec, result, language));
+  writeReport(flags, tuneReport(spec, result, reportLocaleFor(language, parseReportFormat(flags.format))));
   if (g_searchCancelled) return 130;
   return result.best ? 0 : 1;
 }
@@ -172,7 +172,8 @@ int runCapacityCommand(const SearchFlags& flags) {
   installStopHandler();
   const CapacityResult result = runCapacity(
       spec, [&](const SearchProbe& probe) { printProbe(probe, "rate"); }, &g_searchCancelled);
-  writeReport(flags, capacityReport(spec, result, language));
+  writeReport(flags,
+              capacityReport(spec, result, reportLocaleFor(language, parseReportFormat(flags.format))));
   if (g_searchCancelled) return 130;
   return result.capacity ? 0 : 1;
 }

@@ -124,8 +124,11 @@ int runStudy(const std::filesystem::path& store, std::int64_t id, const StudyFla
   std::cerr << "ayar: the report: ayar-cli study report " << id << " --lang en|tr --format md|html|csv|json"
             << (flags.store.empty() ? "" : " --store " + flags.store) << "\n";
   if (flags.printReport) {
-    writeOutput(flags.output, renderReport(buildStudyReport(store, id, parseReportLanguage(flags.lang)),
-                                           parseReportFormat(flags.format)));
+    const ReportFormat format = parseReportFormat(flags.format);
+    writeOutput(
+        flags.output,
+        renderReport(buildStudyReport(store, id, reportLocaleFor(parseReportLanguage(flags.lang), format)),
+                     format));
   }
   return finished > 0 ? 0 : 1;
 }
@@ -178,7 +181,9 @@ int listStudies(const StudyFlags& flags) {
 int reportStudy(const StudyFlags& flags) {
   const ReportLanguage language = parseReportLanguage(flags.lang);
   const ReportFormat format = parseReportFormat(flags.format);
-  writeOutput(flags.output, renderReport(buildStudyReport(existingStore(flags), flags.id, language), format));
+  writeOutput(flags.output, renderReport(buildStudyReport(existingStore(flags), flags.id,
+                                                          reportLocaleFor(language, format)),
+                                         format));
   return 0;
 }
 
@@ -207,8 +212,9 @@ void addReportCommand(CLI::App& app, int& exitCode) {
     where.store = flags->store;
     const ReportLanguage language = parseReportLanguage(flags->lang);
     const ReportFormat format = parseReportFormat(flags->format);
-    writeOutput(flags->output,
-                renderReport(buildRunsReport(existingStore(where), flags->ids, language), format));
+    writeOutput(flags->output, renderReport(buildRunsReport(existingStore(where), flags->ids,
+                                                            reportLocaleFor(language, format)),
+                                            format));
     exitCode = 0;
   });
 }

@@ -3,8 +3,10 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDir>
 #include <QEvent>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -15,10 +17,10 @@
 #include <QVBoxLayout>
 
 #include "app/gui/history_model.h"
+#include "app/gui/report_charts.h"
 #include "app/report/report_export.h"
 #include "core/error.h"
 #include "core/metrics/latency_values.h"
-#include "core/report/comparison_report.h"
 #include "widgets/box_plot_chart.h"
 #include "widgets/comparison_table_model.h"
 #include "widgets/comparison_table_view.h"
@@ -46,7 +48,8 @@ ComparePage::ComparePage(HistoryModel* history, QWidget* parent) : QWidget(paren
   m_export->setObjectName(QStringLiteral("exportReport"));
   m_reportLanguageLabel = new QLabel(this);
   m_reportLanguage = new QComboBox(this);
-  // Each language named in itself; the report's language is independent of the UI's.
+  m_reportLanguage->setObjectName(QStringLiteral("reportLanguage"));
+  // Each language named in itself. The report follows the UI language until one is picked here.
   m_reportLanguage->addItem(QStringLiteral("English"), QStringLiteral("en"));
   m_reportLanguage->addItem(QStringLiteral("Türkçe"), QStringLiteral("tr"));
   m_model = new ComparisonTableModel(this);
@@ -100,6 +103,7 @@ ComparePage::ComparePage(HistoryModel* history, QWidget* parent) : QWidget(paren
     const QString error = exportReport(path);
     if (!error.isEmpty()) emit failed(error);
   });
+  connect(m_reportLanguage, &QComboBox::activated, this, [this] { m_reportLanguageChosen = true; });
   connect(m_copy, &QPushButton::clicked, this,
           [this] { QApplication::clipboard()->setText(m_table->toTabSeparated()); });
   retranslate();
@@ -120,9 +124,11 @@ void ComparePage::retranslate() {
   m_export->setToolTip(
       tr("PDF, HTML (charts embedded), Markdown, CSV or JSON, in the report language below"));
   m_reportLanguageLabel->setText(tr("Report language"));
-  m_model->setLanguage(
-      QLocale().language() == QLocale::Turkish ? ReportLanguage::Turkish : ReportLanguage::English,
-      QLocale());
+  const ReportLanguage uiLanguage =
+      QLocale().language() == QLocale::Turkish ? ReportLanguage::Turkish : ReportLanguage::English;
+  m_model->setLanguage(uiLanguage, QLocale());
+  if (!m_reportLanguageChosen)
+    m_reportLanguage->setCurrentIndex(uiLanguage == ReportLanguage::Turkish ? 1 : 0);
   m_cdf->setTitle(tr("CDF"));
   m_box->setTitle(tr("Box plot"));
   showMetric();
@@ -216,36 +222,23 @@ void ComparePage::showMetric() {
 
 void ComparePage::setReportLanguage(ReportLanguage language) {
   m_reportLanguage->setCurrentIndex(language == ReportLanguage::Turkish ? 1 : 0);
+  m_reportLanguageChosen = true;
+}
+
+ReportLanguage ComparePage::reportLanguage() const {
+  return m_reportLanguage->currentData().toString() == QLatin1String("tr") ? ReportLanguage::Turkish
+                                                                           : ReportLanguage::English;
 }
 
 QString ComparePage::exportReport(const QString& path) {
   if (m_runs.empty()) return tr("Compare runs first, then export the comparison.");
-  const ReportLanguage language = m_reportLanguage->currentData().toString() == QLatin1String("tr")
-                                      ? ReportLanguage::Turkish
-                                      : ReportLanguage::English;
-  auto reportRun = [](const LoadedRun& run) {
-    ComparisonReportRun r;
-    r.name = run.name.toStdString();
-    r.summary = run.summary;
-    r.requestRate = run.requestRate;
-    r.simulated = run.facts.simulated;
-    return r;
-  };
-  std::vector<ComparisonReportRun> candidates;
-  for (std::size_t i = 1; i < m_runs.size(); ++i)
-    candidates.push_back(reportRun(m_runs[i]));
-  const ReportDocument document = buildComparisonReport(reportRun(m_runs.front()), candidates, language);
-  const std::string metric = m_metric->currentText().toStdString();
-  const std::vector<ReportChart> charts{
-      {QString::fromStdString(formatReportText(ReportText::ComparisonCdfCaption, language, {metric})),
-       m_cdf->toImage()},
-      {QString::fromStdString(formatReportText(ReportText::ComparisonBoxCaption, language, {metric})),
-       m_box->toImage()}};
+  // Every latency's charts, drawn offscreen in the report's language, whatever the page shows.
   try {
-    writeReportFile(document, charts, path, reportFileFormatFor(path));
+    writeComparisonReportFile(m_runs, reportLanguage(), path, reportFileFormatFor(path));
   } catch (const Error& e) {
     return QString::fromUtf8(e.what());
   }
+  emit message(tr("Report written to %1").arg(QDir::toNativeSeparators(QFileInfo(path).absoluteFilePath())));
   return {};
 }
 

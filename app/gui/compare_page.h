@@ -32,10 +32,13 @@ class ComparePage : public QWidget {
   // Shows the comparison of these runs (the first is the baseline). Throws ayar::Error for a run that is
   // not in the store.
   void compare(std::int64_t baseline, const std::vector<std::int64_t>& candidates);
-  // Writes the comparison as a report in the chosen report language; the format follows the file's
-  // suffix (.pdf, .html, .md, .csv, .json). Returns an error message, empty on success.
+  // Writes the comparison as a report in the report language (the UI's until one is picked beside
+  // the button), with every latency's charts in PDF and HTML; the format follows the file's suffix
+  // (.pdf, .html, .md, .csv, .json). Returns an error message, empty on success, when message() says
+  // where the report was written.
   QString exportReport(const QString& path);
   void setReportLanguage(ReportLanguage language);
+  ReportLanguage reportLanguage() const;
   void setDark(bool dark);
 
   ComparisonTableModel* tableModel() const { return m_model; }
@@ -46,6 +49,7 @@ class ComparePage : public QWidget {
 
  signals:
   void failed(const QString& message);
+  void message(const QString& message);
 
  protected:
   void changeEvent(QEvent* event) override;
@@ -66,6 +70,7 @@ class ComparePage : public QWidget {
   QPushButton* m_export = nullptr;
   QComboBox* m_reportLanguage = nullptr;
   QLabel* m_reportLanguageLabel = nullptr;
+  bool m_reportLanguageChosen = false;  // until the user picks one, the report follows the UI language
   QLabel* m_baselineLabel = nullptr;
   QLabel* m_candidatesLabel = nullptr;
   QLabel* m_metricLabel = nullptr;

@@ -1,49 +1,19 @@
 #include "app/gui/headless_report.h"
 
+#include <QSettings>
+
+#include "app/gui/language.h"
+#include "app/gui/report_charts.h"
 #include "app/gui/stored_run.h"
 #include "app/gui/study_report_charts.h"
 #include "app/report/report_export.h"
 #include "core/error.h"
-#include "core/metrics/latency_values.h"
-#include "core/report/comparison_report.h"
 #include "core/store/result_store.h"
 #include "core/store/store_path.h"
-#include "widgets/box_plot_chart.h"
-#include "widgets/distribution_chart.h"
 
 namespace ayar {
 
 namespace {
-
-ComparisonReportRun reportRun(const LoadedRun& run) {
-  ComparisonReportRun r;
-  r.name = run.name.toStdString();
-  r.summary = run.summary;
-  r.requestRate = run.requestRate;
-  r.simulated = run.facts.simulated;
-  return r;
-}
-
-// The runs' TTFT distributions drawn offscreen, as the Compare area draws them.
-std::vector<ReportChart> ttftCharts(const std::vector<LoadedRun>& runs, ReportLanguage language) {
-  QList<Distribution> cdfs, boxes;
-  for (const LoadedRun& run : runs) {
-    cdfs.append({run.name, latencyValuesMs(run.records, LatencyMetric::Ttft)});
-    boxes.append({run.shortName, cdfs.back().values});
-  }
-  DistributionChart cdf;
-  cdf.resize(900, 520);
-  cdf.setAxisTitles(QStringLiteral("TTFT (ms)"), QString(), QStringLiteral("CDF (%)"));
-  cdf.setDistributions(cdfs, {50, 90, 99});
-  BoxPlotChart box;
-  box.resize(900, 520);
-  box.setValueTitle(QStringLiteral("TTFT (ms)"));
-  box.setDistributions(boxes);
-  return {{QString::fromStdString(formatReportText(ReportText::ComparisonCdfCaption, language, {"TTFT"})),
-           cdf.toImage()},
-          {QString::fromStdString(formatReportText(ReportText::ComparisonBoxCaption, language, {"TTFT"})),
-           box.toImage()}};
-}
 
 ReportFileFormat parseFormat(const QString& format, const QString& output) {
   if (format.isEmpty()) return reportFileFormatFor(output);
@@ -62,8 +32,12 @@ QString writeHeadlessReport(const std::filesystem::path& storePath, const QStrin
   try {
     if (output.isEmpty()) throw Error("--report needs --output FILE (where to write the report)");
     const ReportFileFormat fileFormat = parseFormat(format, output);
-    const ReportLanguage reportLanguage =
-        parseReportLanguage(language.isEmpty() ? std::string("en") : language.toStdString());
+    // Without --lang, the language the workbench would open in: the one last chosen, else the system's.
+    const QString code =
+        !language.isEmpty()
+            ? language
+            : QSettings().value(QStringLiteral("ui/language"), Language::systemDefault()).toString();
+    const ReportLanguage reportLanguage = parseReportLanguage(code.toStdString());
     const std::filesystem::path store = storePath.empty() ? defaultStorePath() : storePath;
     if (what.startsWith(QLatin1String("study:"))) {
       bool ok = false;
@@ -87,12 +61,7 @@ QString writeHeadlessReport(const std::filesystem::path& storePath, const QStrin
     std::vector<LoadedRun> runs;
     for (std::int64_t id : ids)
       runs.push_back(loadStoredRun(resultStore, id));
-    std::vector<ComparisonReportRun> candidates;
-    for (std::size_t i = 1; i < runs.size(); ++i)
-      candidates.push_back(reportRun(runs[i]));
-    const ReportDocument document =
-        buildComparisonReport(reportRun(runs.front()), candidates, reportLanguage);
-    writeReportFile(document, ttftCharts(runs, reportLanguage), output, fileFormat);
+    writeComparisonReportFile(runs, reportLanguage, output, fileFormat);
     return {};
   } catch (const Error& e) {
     return QString::fromUtf8(e.what());

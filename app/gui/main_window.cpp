@@ -163,6 +163,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
     refreshHistory();
   });
   connect(m_compare, &ComparePage::failed, this, &MainWindow::showMessage);
+  connect(m_compare, &ComparePage::message, this, &MainWindow::showMessage);
   connect(m_language, &Language::changed, this, [this] { saveSettings(); });
 
   restoreSettings(options);

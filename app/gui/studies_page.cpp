@@ -1,6 +1,7 @@
 #include "app/gui/studies_page.h"
 
 #include <QComboBox>
+#include <QDir>
 #include <QEvent>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -183,11 +184,7 @@ StudiesPage::StudiesPage(StudyController* controller, QWidget* parent)
     const int chosen = static_cast<int>(filters.indexOf(filter));
     if (QFileInfo(path).suffix().isEmpty() && chosen >= 0) path += QLatin1String(kSuffixes[chosen]);
     const QString error = exportReport(path);
-    if (!error.isEmpty()) {
-      emit failed(error);
-    } else {
-      emit message(tr("Report written to %1").arg(path));
-    }
+    if (!error.isEmpty()) emit failed(error);
   });
 
   connect(m_controller, &StudyController::cellsChanged, this,
@@ -543,8 +540,8 @@ void StudiesPage::showReport() {
     m_command->setEnabled(true);
   }
   try {
-    m_report->setHtml(
-        QString::fromStdString(renderHtml(buildStudyReport(m_store->path(), m_shown, reportLanguage()))));
+    m_report->setHtml(QString::fromStdString(
+        renderHtml(buildStudyReport(m_store->path(), m_shown, reportLanguage()), HtmlDialect::QtRichText)));
   } catch (const Error& e) {
     m_report->setPlainText(QString::fromUtf8(e.what()));
   }
@@ -557,6 +554,7 @@ QString StudiesPage::exportReport(const QString& path) {
   } catch (const Error& e) {
     return QString::fromUtf8(e.what());
   }
+  emit message(tr("Report written to %1").arg(QDir::toNativeSeparators(QFileInfo(path).absoluteFilePath())));
   return {};
 }
 

@@ -50,9 +50,12 @@ class StudiesPage : public QWidget {
   bool showStudy(qint64 id);
   void refreshList();
   // Writes the shown study's report in the chosen report language; the format follows the suffix
-  // (.pdf, .html, .md, .csv, .json). An error message, empty on success.
+  // (.pdf, .html, .md, .csv, .json). An error message, empty on success, when message() says where
+  // the report was written.
   QString exportReport(const QString& path);
   void setReportLanguage(ReportLanguage language);
+  // The language the report is shown and exported in: the UI's until one is picked beside it.
+  ReportLanguage reportLanguage() const;
 
   qint64 shownStudy() const { return m_shown; }
   StudyListModel* listModel() const { return m_list; }
@@ -85,7 +88,6 @@ class StudiesPage : public QWidget {
   void onCellsChanged(const std::vector<StudyCell>& cells);
   void onFinished(qint64 study, bool cancelled, const QString& error);
   ReportLanguage uiLanguage() const;
-  ReportLanguage reportLanguage() const;
   std::optional<StoredStudy> storedStudy(qint64 id) const;
   bool runningShown() const;
 

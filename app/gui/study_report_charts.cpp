@@ -1,5 +1,6 @@
 #include "app/gui/study_report_charts.h"
 
+#include "app/gui/report_charts.h"
 #include "core/metrics/latency_values.h"
 #include "core/store/result_store.h"
 #include "core/study/study_report.h"
@@ -30,20 +31,12 @@ LatencyMetric latencyOf(RunFigure figure) {
   }
 }
 
-// vLLM's short names, the same in both languages.
-const char* latencyName(LatencyMetric metric) {
-  switch (metric) {
-    case LatencyMetric::Ttft:
-      return "TTFT";
-    case LatencyMetric::Tpot:
-      return "TPOT";
-    case LatencyMetric::Itl:
-      return "ITL";
-    case LatencyMetric::E2el:
-      return "E2EL";
-  }
-  return "";
+QString fromCatalogue(std::string_view text) {
+  return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
 }
+
+// Taller than a comparison's chart: a study's legend lists every configuration.
+constexpr QSize kStudyChartSize{kReportChartSize.width(), kReportChartSize.height() + 60};
 
 }  // namespace
 
@@ -52,7 +45,9 @@ std::vector<ReportChart> studyReportCharts(const std::filesystem::path& storePat
   const StudySpec study = StudyRunner::loadStored(storePath, studyId);
   const std::string code(reportLanguageCode(language));
   const LatencyMetric metric = latencyOf(study.decidingFigure);
-  const QString metricName = QString::fromLatin1(latencyName(metric));
+  const std::string_view label = latencyMetricLabel(metric, language);
+  const QString valueTitle = fromCatalogue(label) + QStringLiteral(" (ms)");
+  const QString share = fromCatalogue(reportText(ReportText::ChartCumulativeShare, language));
   ResultStore store(storePath);
   const std::vector<StudyCell> cells = store.listStudyCells(studyId);
   std::vector<ReportChart> charts;
@@ -70,22 +65,22 @@ std::vector<ReportChart> studyReportCharts(const std::filesystem::path& storePat
     }
     if (distributions.isEmpty()) continue;
     DistributionChart chart;
-    chart.resize(900, 520);
-    chart.setAxisTitles(metricName + QStringLiteral(" (ms)"), QString(), QStringLiteral("CDF (%)"));
+    chart.setAxisTitles(valueTitle, QString(), share);
     chart.setDistributions(distributions);
-    const std::string caption =
-        formatReportText(ReportText::ComparisonCdfCaption, language, {latencyName(metric)}) + " — " +
-        localized(profile.title, code, profile.name);
-    charts.push_back({QString::fromStdString(caption), chart.toImage()});
+    const std::string caption = formatReportText(ReportText::ComparisonCdfCaption, language, {label}) +
+                                " — " + localized(profile.title, code, profile.name);
+    QStringList drawn{valueTitle, share};
+    drawn += chart.seriesNames();
+    charts.push_back({QString::fromStdString(caption), reportChartImage(chart, kStudyChartSize), drawn});
   }
   return charts;
 }
 
 void writeStudyReportFile(const std::filesystem::path& storePath, std::int64_t studyId,
                           ReportLanguage language, const QString& path, ReportFileFormat format) {
-  const bool withCharts = format == ReportFileFormat::Pdf || format == ReportFileFormat::Html;
-  writeReportFile(buildStudyReport(storePath, studyId, language),
-                  withCharts ? studyReportCharts(storePath, studyId, language) : std::vector<ReportChart>{},
+  writeReportFile(buildStudyReport(storePath, studyId, reportLocaleFor(language, format)),
+                  reportFileHasCharts(format) ? studyReportCharts(storePath, studyId, language)
+                                              : std::vector<ReportChart>{},
                   path, format);
 }
 

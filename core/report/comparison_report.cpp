@@ -21,7 +21,8 @@ std::vector<RunFigure> defaultComparisonFigures() {
 
 ReportDocument buildComparisonReport(const ComparisonReportRun& baseline,
                                      const std::vector<ComparisonReportRun>& candidates,
-                                     ReportLanguage language, const std::vector<RunFigure>& figures) {
+                                     const ReportLocale& locale, const std::vector<RunFigure>& figures) {
+  const ReportLanguage language = locale.language();
   ReportDocument document;
   document.language = language;
   document.title = text(ReportText::ComparisonTitle, language);
@@ -57,13 +58,13 @@ ReportDocument buildComparisonReport(const ComparisonReportRun& baseline,
       nlohmann::json ratioJson;
       if (b && c) {
         if (const auto ratio = speedup(*b, *c, runFigureBetter(figure))) {
-          ratioText = formatSpeedup(*ratio, language);
+          ratioText = formatSpeedup(*ratio, locale);
           ratioJson = *ratio;
         }
       }
       rows.push_back({std::string(runFigureLabel(figure, language)) + " (" +
                           std::string(runFigureUnit(figure, language)) + ")",
-                      b ? formatFixed2(*b) : noValue, c ? formatFixed2(*c) : noValue, ratioText});
+                      b ? locale.number(*b) : noValue, c ? locale.number(*c) : noValue, ratioText});
       nlohmann::json entry = nlohmann::json::object();
       entry["baseline"] = b ? nlohmann::json(*b) : nlohmann::json();
       entry["candidate"] = c ? nlohmann::json(*c) : nlohmann::json();
@@ -72,10 +73,12 @@ ReportDocument buildComparisonReport(const ComparisonReportRun& baseline,
     }
     tables.blocks.push_back(ReportBlock::table(
         formatReportText(ReportText::ComparisonTableCaption, language, {baseline.name, candidate.name}),
-        header, std::move(rows)));
+        header, std::move(rows), {1, 2, 3}));
     document.data["candidates"].push_back({{"name", candidate.name}, {"figures", std::move(figuresJson)}});
   }
 
+  // The charts (PDF, HTML) follow the tables they illustrate; the result blocks close the report.
+  document.chartsBeforeSection = document.sections.size();
   ReportSection& results = document.addSection(text(ReportText::StudyResultBlock, language));
   auto addResult = [&](const ComparisonReportRun& run) {
     TextBlockOptions options;

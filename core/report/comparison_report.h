@@ -24,10 +24,11 @@ std::vector<RunFigure> defaultComparisonFigures();
 // A comparison as a report: the runs, one seed-style table per candidate (scenario | baseline |
 // candidate | ratio, the ratio worded as formatSpeedup does), each run's result block, and the
 // figures behind the tables under data ({"baseline", "candidates": [{"name", "figures": {key:
-// {"baseline", "candidate", "speedup"}}}]}). Numbers in the C locale, every phrase from the catalogue.
+// {"baseline", "candidate", "speedup"}}}]}). Every phrase from the catalogue; the tables' numbers as
+// `locale` writes them (the result blocks stay vLLM's, in the C locale).
 ReportDocument buildComparisonReport(const ComparisonReportRun& baseline,
                                      const std::vector<ComparisonReportRun>& candidates,
-                                     ReportLanguage language,
+                                     const ReportLocale& locale,
                                      const std::vector<RunFigure>& figures = defaultComparisonFigures());
 
 }  // namespace ayar

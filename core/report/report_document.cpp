@@ -64,8 +64,20 @@ h3 { font-size: 1.1rem; } h4 { font-size: 1rem; }
 table { border-collapse: collapse; margin: 0.8rem 0; }
 th, td { border: 1px solid #ccc; padding: 0.3rem 0.6rem; text-align: left; vertical-align: top; }
 th { background: #f2f2f2; }
+th.num, td.num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
 pre { background: #f6f6f6; border: 1px solid #e2e2e2; padding: 0.6rem; overflow-x: auto; }
 .caption { font-weight: 600; margin-bottom: 0.2rem; }
+)css";
+
+// Qt's rich text engine reads points and px, not rem; tables take their padding and borders from
+// the table's attributes.
+constexpr std::string_view kQtRichTextStyle = R"css(
+body { color: #1c1c1c; font-size: 10pt; }
+h1 { font-size: 18pt; } h2 { font-size: 14pt; margin-top: 14px; } h3 { font-size: 12pt; } h4 { font-size: 10.5pt; }
+table { border-collapse: collapse; margin-top: 4px; margin-bottom: 8px; }
+th, td { border-width: 1px; border-style: solid; border-color: #c4c4c4; }
+th { background-color: #eeeeee; }
+pre { background-color: #f4f4f4; font-size: 8.5pt; }
 )css";
 
 }  // namespace
@@ -101,13 +113,19 @@ ReportBlock ReportBlock::result(std::string caption, std::string text) {
 }
 
 ReportBlock ReportBlock::table(std::string caption, std::vector<std::string> header,
-                               std::vector<std::vector<std::string>> rows) {
+                               std::vector<std::vector<std::string>> rows,
+                               std::vector<std::size_t> numericColumns) {
   ReportBlock block;
   block.kind = Kind::Table;
   block.caption = std::move(caption);
   block.header = std::move(header);
   block.rows = std::move(rows);
+  block.numericColumns = std::move(numericColumns);
   return block;
+}
+
+bool ReportBlock::isNumericColumn(std::size_t column) const {
+  return std::find(numericColumns.begin(), numericColumns.end(), column) != numericColumns.end();
 }
 
 ReportSection& ReportDocument::addSection(std::string sectionTitle, int level) {
@@ -121,6 +139,14 @@ ReportFormat parseReportFormat(std::string_view name) {
   if (name == "csv") return ReportFormat::Csv;
   if (name == "json") return ReportFormat::Json;
   throw Error("unknown report format '" + std::string(name) + "': use md, html, csv or json");
+}
+
+NumberStyle numberStyleFor(ReportFormat format) {
+  return format == ReportFormat::Csv || format == ReportFormat::Json ? NumberStyle::C : NumberStyle::Language;
+}
+
+ReportLocale reportLocaleFor(ReportLanguage language, ReportFormat format) {
+  return ReportLocale(language, numberStyleFor(format));
 }
 
 std::string htmlEscape(std::string_view text) {
@@ -180,7 +206,7 @@ std::string renderMarkdown(const ReportDocument& document) {
             out += " " + markdownCell(cell) + " |";
           out += "\n|";
           for (std::size_t i = 0; i < block.header.size(); ++i)
-            out += " --- |";
+            out += block.isNumericColumn(i) ? " ---: |" : " --- |";
           out += "\n";
           for (const auto& row : block.rows) {
             out += "|";
@@ -196,12 +222,22 @@ std::string renderMarkdown(const ReportDocument& document) {
   return out;
 }
 
-std::string renderHtml(const ReportDocument& document) {
+std::string renderHtml(const ReportDocument& document, HtmlDialect dialect) {
+  const bool qt = dialect == HtmlDialect::QtRichText;
   std::string out = "<!DOCTYPE html>\n<html lang=\"" + std::string(reportLanguageCode(document.language)) +
                     "\">\n<head>\n<meta charset=\"utf-8\">\n<title>" + htmlEscape(document.title) +
-                    "</title>\n<style>" + std::string(kHtmlStyle) + "</style>\n</head>\n<body>\n<h1>" +
-                    htmlEscape(document.title) + "</h1>\n";
-  for (const ReportSection& section : document.sections) {
+                    "</title>\n<style>" + std::string(qt ? kQtRichTextStyle : kHtmlStyle) +
+                    "</style>\n</head>\n<body>\n<h1>" + htmlEscape(document.title) + "</h1>\n";
+  // A cell's opening tag: numbers aligned right, by class for a browser and by attribute for Qt.
+  const auto cell = [qt](const char* tag, bool numeric) {
+    if (qt)
+      return std::string("<") + tag +
+             (numeric ? " align=\"right\" style=\"white-space: nowrap\">" : " align=\"left\">");
+    return std::string("<") + tag + (numeric ? " class=\"num\">" : ">");
+  };
+  for (std::size_t index = 0; index < document.sections.size(); ++index) {
+    const ReportSection& section = document.sections[index];
+    if (index == document.chartsBeforeSection) out += std::string(kHtmlChartsMarker) + "\n";
     const std::string level = std::to_string(std::clamp(section.level, 2, 6));
     out += "<h" + level + ">" + htmlEscape(section.title) + "</h" + level + ">\n";
     for (const ReportBlock& block : section.blocks) {
@@ -224,14 +260,16 @@ std::string renderHtml(const ReportDocument& document) {
         case ReportBlock::Kind::Table:
           if (!block.caption.empty())
             out += "<div class=\"caption\">" + htmlEscape(block.caption) + "</div>\n";
-          out += "<table>\n<thead><tr>";
-          for (const std::string& cell : block.header)
-            out += "<th>" + htmlEscape(cell) + "</th>";
+          out += qt ? "<table border=\"1\" cellspacing=\"0\" cellpadding=\"5\">\n<thead><tr>"
+                    : "<table>\n<thead><tr>";
+          for (std::size_t i = 0; i < block.header.size(); ++i)
+            out += cell("th", block.isNumericColumn(i)) + htmlEscape(block.header[i]) + "</th>";
           out += "</tr></thead>\n<tbody>\n";
           for (const auto& row : block.rows) {
             out += "<tr>";
             for (std::size_t i = 0; i < block.header.size(); ++i)
-              out += "<td>" + (i < row.size() ? htmlEscape(row[i]) : std::string()) + "</td>";
+              out += cell("td", block.isNumericColumn(i)) +
+                     (i < row.size() ? htmlEscape(row[i]) : std::string()) + "</td>";
             out += "</tr>\n";
           }
           out += "</tbody>\n</table>\n";
@@ -239,6 +277,7 @@ std::string renderHtml(const ReportDocument& document) {
       }
     }
   }
+  if (document.chartsBeforeSection >= document.sections.size()) out += std::string(kHtmlChartsMarker) + "\n";
   out += "</body>\n</html>\n";
   return out;
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <deque>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -25,13 +26,17 @@ struct ReportBlock {
   std::vector<std::string> items;   // List
   std::vector<std::string> header;  // Table
   std::vector<std::vector<std::string>> rows;  // Table; a row may be shorter than the header
+  std::vector<std::size_t> numericColumns;     // Table: the columns of numbers, aligned right
 
   static ReportBlock paragraph(std::string text);
   static ReportBlock list(std::vector<std::string> items);
   static ReportBlock code(std::string caption, std::string text);
   static ReportBlock result(std::string caption, std::string text);
   static ReportBlock table(std::string caption, std::vector<std::string> header,
-                           std::vector<std::vector<std::string>> rows);
+                           std::vector<std::vector<std::string>> rows,
+                           std::vector<std::size_t> numericColumns = {});
+
+  bool isNumericColumn(std::size_t column) const;
 };
 
 struct ReportSection {
@@ -40,10 +45,11 @@ struct ReportSection {
   std::vector<ReportBlock> blocks;
 };
 
-// A report as data: what a study or a comparison says, built once in one language (every phrase
-// from the report catalogue) and rendered to each format. Renderers format nothing themselves: the
-// cells are text already (numbers written in the C locale), so a file reads the same whatever the
-// process locale.
+// A report as data: what a study or a comparison says, built in one language (every phrase from the
+// report catalogue) and rendered to each format. Renderers format nothing themselves: the cells are
+// text already, their numbers written as the builder's ReportLocale says (reportLocaleFor: the
+// language's numbers for Markdown, HTML and PDF, the C locale's for CSV and JSON), so a file reads the
+// same whatever the process locale.
 struct ReportDocument {
   ReportLanguage language = ReportLanguage::English;
   std::string title;
@@ -51,6 +57,9 @@ struct ReportDocument {
   std::deque<ReportSection> sections;
   // Machine-readable figures behind the text (the JSON rendering carries them under "data").
   nlohmann::json data = nlohmann::json::object();
+  // Where a rendering that draws charts (the workbench's PDF and HTML) puts them: before the section
+  // of this index (renderHtml marks the place with kHtmlChartsMarker); past the last one, at the end.
+  std::size_t chartsBeforeSection = std::numeric_limits<std::size_t>::max();
 
   ReportSection& addSection(std::string title, int level = 2);
 };
@@ -58,11 +67,23 @@ struct ReportDocument {
 enum class ReportFormat { Markdown, Html, Csv, Json };
 // "md"/"markdown", "html", "csv", "json"; anything else is an ayar::Error naming the text.
 ReportFormat parseReportFormat(std::string_view name);
+// People read Markdown and HTML: numbers in the language's style; CSV and JSON are machine files: C.
+NumberStyle numberStyleFor(ReportFormat format);
+// The locale to build a report in `language` for `format` with.
+ReportLocale reportLocaleFor(ReportLanguage language, ReportFormat format);
 
-// Markdown: # title, ## sections, pipe tables (| escaped), fenced code and result blocks.
+// Markdown: # title, ## sections, pipe tables (| escaped; number columns aligned right), fenced code
+// and result blocks.
 std::string renderMarkdown(const ReportDocument& document);
+
+// Who reads the HTML. A browser follows the style sheet; Qt's rich text engine (QTextDocument: the
+// workbench's report view, the PDF) knows little CSS, so that page carries HTML 4's table attributes
+// (padding, borders, alignment) and sizes in points.
+enum class HtmlDialect { Browser, QtRichText };
 // One self-contained HTML page (inline style, no external resources), every text escaped.
-std::string renderHtml(const ReportDocument& document);
+std::string renderHtml(const ReportDocument& document, HtmlDialect dialect = HtmlDialect::Browser);
+// The comment renderHtml writes where the document's charts belong (see chartsBeforeSection).
+inline constexpr std::string_view kHtmlChartsMarker = "<!-- charts -->";
 // Every table of the report, one after another: a header line "section,<columns>" and rows led by
 // the section's title, a blank line between tables. RFC 4180 quoting (csvField of request_csv.h).
 std::string renderCsv(const ReportDocument& document);

@@ -1,12 +1,9 @@
 #include "core/report/report_text.h"
 
 #include <cassert>
-#include <cmath>
-#include <cstdio>
 #include <vector>
 
 #include "core/error.h"
-#include "core/report/text_block.h"
 
 namespace ayar {
 
@@ -72,15 +69,16 @@ constexpr Phrase kPhrases[] = {
     {ReportText::StudyBaselineColumn, "Baseline ({0})", "Temel yapılandırma ({0})"},
     {ReportText::StudyBaselineStays,
      "No option beat the baseline on {0}; the baseline stays the recommended configuration.",
-     "Hiçbir seçenek {0} ölçütünde temel yapılandırmayı geçemedi; önerilen yapılandırma temel yapılandırma "
-     "olarak kalır."},
+     "Hiçbir seçenek {0} açısından temel yapılandırmayı geçemedi; önerilen yapılandırma yine temel "
+     "yapılandırmadır."},
     {ReportText::StudyIncomplete,
      "The study is not finished: {0} of the {1} cells planned so far are measured, so what follows stands "
      "on those cells only. Resume it to measure the rest.",
      "Çalışma tamamlanmadı: şimdiye dek planlanan {1} hücreden {0} tanesi ölçüldü; aşağıdakiler yalnızca "
      "bu hücrelere dayanır. Kalanları ölçmek için çalışmayı sürdürün."},
-    {ReportText::StudyRecommendedWhy, "{0} is the best configuration on {1} at {2}: {3}.",
-     "{2} profilinde {1} ölçütünde en iyi yapılandırma {0}: {3}."},
+    // {0} and {2} are titles a study file gives (capitalised): {0} opens the sentence, {2} is quoted.
+    {ReportText::StudyRecommendedWhy, "{0} is the best configuration for {1} in the profile “{2}”: {3}.",
+     "{0}, “{2}” profilinde {1} açısından en iyi yapılandırmadır: {3}."},
     {ReportText::StudyNotes, "Notes", "Not"},
     {ReportText::StudyNoteLocalOptimum,
      "The study does not cover every combination of options: each option is tried on its own against the "
@@ -115,7 +113,7 @@ constexpr Phrase kPhrases[] = {
     {ReportText::StudyMeasured, "Measured on a real engine.", "Gerçek bir motorda ölçüldü."},
     {ReportText::StudyResults, "Experiment results", "Deney sonuçları"},
     {ReportText::StudyProfileLine, "Profile: {0}", "Profil: {0}"},
-    {ReportText::StudyFlagsLine, "Engine flags: {0}", "Arka uç parametreleri: {0}"},
+    {ReportText::StudyFlagsLine, "Engine flags: {0}", "Motor parametreleri: {0}"},
     {ReportText::StudyNoFlags, "(none)", "(yok)"},
     {ReportText::StudyResultBlock, "Benchmark result", "Benchmark sonucu"},
     {ReportText::StudyFailedToStart,
@@ -132,7 +130,7 @@ constexpr Phrase kPhrases[] = {
     {ReportText::StudyOptimisedCommand, "Optimised serving command", "Optimize edilmiş model sunum komutu"},
     {ReportText::StudyBaselineResult, "Baseline benchmark result", "Temel benchmark sonucu"},
     {ReportText::StudyOptimisedResult, "Optimised benchmark result", "Optimize edilmiş benchmark sonucu"},
-    {ReportText::StudyCellsDone, "{0} of {1} cells done", "{1} hücreden {0} tamamlandı"},
+    {ReportText::StudyCellsDone, "{0} of {1} cells done", "{1} hücreden {0} tanesi tamamlandı"},
     {ReportText::ColumnValue, "Value", "Değer"},
     {ReportText::ColumnStep, "Step", "Adım"},
     {ReportText::ColumnSloAttainment, "SLOs met", "SLO karşılanma"},
@@ -152,8 +150,8 @@ constexpr Phrase kPhrases[] = {
     {ReportText::SearchLimits,
      "Limits: at least {0} of the successful requests meet the SLOs ({1}) and at least {2} of the requests "
      "succeed.",
-     "Sınırlar: başarılı isteklerin en az {0} kadarı SLO'ları ({1}) karşılar ve isteklerin en az {2} kadarı "
-     "başarılı olur."},
+     "Sınırlar: başarılı isteklerin SLO'ları ({1}) karşılama oranı en az {0}, isteklerin başarı oranı en "
+     "az {2}."},
     {ReportText::SearchNoSlo, "none", "yok"},
     {ReportText::TuneTitle, "Tuning {0}", "{0} ayarı"},
     {ReportText::TuneBest, "Best value of {0}: {1} ({2}).", "{0} için en iyi değer: {1} ({2})."},
@@ -174,8 +172,36 @@ constexpr Phrase kPhrases[] = {
     {ReportText::ComparisonTableCaption, "{0} against {1}", "{0} ile {1} karşılaştırması"},
     {ReportText::ComparisonResultOf, "Result of {0}", "{0} sonucu"},
     {ReportText::ComparisonCharts, "Distributions", "Dağılımlar"},
-    {ReportText::ComparisonCdfCaption, "Cumulative distribution of {0}", "{0} birikimli dağılımı"},
-    {ReportText::ComparisonBoxCaption, "Box plot of {0}", "{0} kutu grafiği"},
+    {ReportText::ComparisonCdfCaption, "Cumulative distribution of {0}", "Birikimli dağılım: {0}"},
+    {ReportText::ComparisonBoxCaption, "Box plot of {0}", "Kutu grafiği: {0}"},
+    {ReportText::ChartLatencyTtft, "TTFT", "TTFT"},
+    {ReportText::ChartLatencyTpot, "TPOT", "TPOT"},
+    {ReportText::ChartLatencyItl, "ITL", "ITL"},
+    {ReportText::ChartLatencyE2el, "End-to-end latency", "Uçtan uca gecikme"},
+    {ReportText::ChartCumulativeShare, "Share of requests (%)", "İsteklerin birikimli payı (%)"},
+    {ReportText::PageOf, "Page {0} of {1}", "Sayfa {0} / {1}"},
+    {ReportText::ProfileShareGpt, "ShareGPT", "ShareGPT"},
+    {ReportText::ProfileRandom, "random prompts", "rastgele istemler"},
+    {ReportText::ProfileSynthetic, "synthetic ShareGPT-like prompts", "sentetik, ShareGPT benzeri istemler"},
+    {ReportText::ProfilePrefixRepetition, "prompts sharing prefixes", "ortak önekli istemler"},
+    {ReportText::ProfileRequests, "{0} requests", "{0} istek"},
+    {ReportText::ProfileLengths, "{0} input and {1} output tokens", "{0} giriş ve {1} çıkış token'ı"},
+    {ReportText::ProfilePrefixes, "{0} prefixes of {1} tokens, {2} more input and {3} output tokens",
+     "{1} token'lık {0} önek, {2} ek giriş ve {3} çıkış token'ı"},
+    {ReportText::ProfileRate, "{0} requests per second", "saniyede {0} istek"},
+    {ReportText::ProfilePoisson, "Poisson arrivals", "Poisson dağılımlı varışlar"},
+    {ReportText::ProfileEvenly, "evenly spaced", "eşit aralıklı"},
+    {ReportText::ProfileBurstiness, "burstiness {0}", "patlama katsayısı (burstiness) {0}"},
+    {ReportText::ProfileAllAtOnce, "all at once", "hepsi aynı anda"},
+    {ReportText::ProfileRampLinear, "a linear ramp from {0} to {1} requests per second",
+     "saniyede {0} istekten {1} isteğe doğrusal artış"},
+    {ReportText::ProfileRampExponential, "an exponential ramp from {0} to {1} requests per second",
+     "saniyede {0} istekten {1} isteğe üstel artış"},
+    {ReportText::ProfileConcurrent, "{0} concurrent streams", "{0} eş zamanlı akış"},
+    {ReportText::ProfileThroughput, "all at once, as fast as the engine takes them",
+     "hepsi aynı anda, motorun alabildiği hızda"},
+    {ReportText::ProfileSweep, "a sweep of {0} rates", "{0} hızlık tarama"},
+    {ReportText::ProfileMaxConcurrency, "at most {0} in flight", "aynı anda en fazla {0} istek"},
 };
 static_assert(std::size(kPhrases) == static_cast<std::size_t>(ReportText::Count_),
               "every ReportText needs its row in kPhrases");
@@ -207,6 +233,37 @@ constexpr ReportText kFigureLabels[] = {
     ReportText::FigurePeakOutputThroughput,
 };
 static_assert(std::size(kFigureLabels) == std::size(kAllRunFigures), "every RunFigure needs a label");
+
+// The figures inside a sentence, in the order of kAllRunFigures.
+constexpr struct {
+  std::string_view english;
+  std::string_view turkish;
+} kFiguresInText[] = {
+    {"mean latency", "ortalama gecikme"},
+    {"median latency", "medyan gecikme"},
+    {"P99 latency", "P99 gecikme"},
+    {"mean TTFT", "ortalama TTFT"},
+    {"median TTFT", "medyan TTFT"},
+    {"P99 TTFT", "P99 TTFT"},
+    {"mean TPOT", "ortalama TPOT"},
+    {"median TPOT", "medyan TPOT"},
+    {"P99 TPOT", "P99 TPOT"},
+    {"mean ITL", "ortalama ITL"},
+    {"median ITL", "medyan ITL"},
+    {"P99 ITL", "P99 ITL"},
+    {"request throughput", "istek işlem hacmi"},
+    {"request goodput", "SLO'yu karşılayan istek hacmi (goodput)"},
+    {"output token throughput", "çıkış token işlem hacmi"},
+    {"total token throughput", "toplam token işlem hacmi"},
+    {"peak output token throughput", "en yüksek çıkış token işlem hacmi"},
+};
+static_assert(std::size(kFiguresInText) == std::size(kAllRunFigures),
+              "every RunFigure needs its in-text name");
+
+constexpr ReportText kLatencyLabels[] = {ReportText::ChartLatencyTtft, ReportText::ChartLatencyTpot,
+                                         ReportText::ChartLatencyItl, ReportText::ChartLatencyE2el};
+static_assert(std::size(kLatencyLabels) == std::size(kAllLatencyMetrics),
+              "every LatencyMetric needs a label");
 
 char asciiLower(char c) {
   return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
@@ -268,6 +325,15 @@ std::string_view runFigureLabel(RunFigure figure, ReportLanguage language) {
   return reportText(kFigureLabels[static_cast<std::size_t>(figure)], language);
 }
 
+std::string_view runFigureInText(RunFigure figure, ReportLanguage language) {
+  const auto& name = kFiguresInText[static_cast<std::size_t>(figure)];
+  return language == ReportLanguage::Turkish ? name.turkish : name.english;
+}
+
+std::string_view latencyMetricLabel(LatencyMetric metric, ReportLanguage language) {
+  return reportText(kLatencyLabels[static_cast<std::size_t>(metric)], language);
+}
+
 std::string_view runFigureUnit(RunFigure figure, ReportLanguage language) {
   if (runFigureIsLatency(figure)) return reportText(ReportText::UnitMilliseconds, language);
   if (figure == RunFigure::RequestThroughput || figure == RunFigure::RequestGoodput)
@@ -275,21 +341,16 @@ std::string_view runFigureUnit(RunFigure figure, ReportLanguage language) {
   return reportText(ReportText::UnitPerSecondTokens, language);
 }
 
-std::string formatSpeedup(double speedup, ReportLanguage language, bool higherLower) {
+std::string formatSpeedup(double speedup, const ReportLocale& locale, bool higherLower) {
   const bool better = speedup >= 1.0;
   const double factor = better ? speedup : 1.0 / speedup;
   const ReportText id = higherLower ? (better ? ReportText::TimesHigher : ReportText::TimesLower)
                                     : (better ? ReportText::TimesFaster : ReportText::TimesSlower);
-  return formatReportText(id, language, {formatFixed2(factor)});
+  return formatReportText(id, locale.language(), {locale.number(factor, 2)});
 }
 
-std::string formatRelativeChange(double change) {
-  // snprintf follows LC_NUMERIC; build the digits from an integer so the separator is always '.'.
-  const long long tenths = std::llround(std::fabs(change) * 1000.0);
-  const char sign = (change < 0.0 && tenths != 0) ? '-' : '+';
-  char buffer[48];
-  std::snprintf(buffer, sizeof buffer, "%c%lld.%lld%%", sign, tenths / 10, tenths % 10);
-  return buffer;
+std::string formatRelativeChange(double change, const ReportLocale& locale) {
+  return locale.signedPercent(change * 100.0, 1);
 }
 
 }  // namespace ayar

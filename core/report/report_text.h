@@ -5,12 +5,10 @@
 #include <string_view>
 
 #include "core/metrics/run_figure.h"
+#include "core/metrics/run_summary.h"
+#include "core/report/report_locale.h"
 
 namespace ayar {
-
-// The language a report is written in. Independent of the GUI's language: a user may work in one and
-// send a report in the other.
-enum class ReportLanguage { English, Turkish };
 
 // "en" or "tr".
 std::string_view reportLanguageCode(ReportLanguage language);
@@ -24,7 +22,7 @@ ReportLanguage parseReportLanguage(std::string_view code);
 // checks it).
 enum class ReportText {
   // Ratios between a candidate and its baseline.
-  TimesFaster,  // {0}: the ratio with two decimals
+  TimesFaster,  // {0}: the ratio with two decimals, in the report's numbers
   TimesSlower,
   TimesHigher,
   TimesLower,
@@ -146,6 +144,32 @@ enum class ReportText {
   ComparisonCharts,
   ComparisonCdfCaption,  // {0}: the latency figure ("TTFT")
   ComparisonBoxCaption,  // {0}: the latency figure
+  // Charts drawn into reports (PDF, HTML).
+  ChartLatencyTtft,
+  ChartLatencyTpot,
+  ChartLatencyItl,
+  ChartLatencyE2el,
+  ChartCumulativeShare,  // the CDF's percent axis
+  PageOf,                // a PDF page's footer; {0}: this page, {1}: the page count
+  // A load profile as a report describes it (see describeProfile in core/study/study_report.h).
+  ProfileShareGpt,
+  ProfileRandom,
+  ProfileSynthetic,
+  ProfilePrefixRepetition,
+  ProfileRequests,    // {0}: the count
+  ProfileLengths,     // {0}: input tokens, {1}: output tokens
+  ProfilePrefixes,    // {0}: prefixes, {1}: their tokens, {2}: more input tokens, {3}: output tokens
+  ProfileRate,        // {0}: requests per second
+  ProfilePoisson,     // burstiness 1
+  ProfileEvenly,      // burstiness inf
+  ProfileBurstiness,  // {0}: the burstiness
+  ProfileAllAtOnce,   // rate inf
+  ProfileRampLinear,  // {0}: from, {1}: to (requests per second)
+  ProfileRampExponential,
+  ProfileConcurrent,  // {0}: streams
+  ProfileThroughput,
+  ProfileSweep,           // {0}: rates
+  ProfileMaxConcurrency,  // {0}: the cap
   Count_
 };
 
@@ -154,16 +178,24 @@ std::string_view reportText(ReportText id, ReportLanguage language);
 std::string formatReportText(ReportText id, ReportLanguage language,
                              std::initializer_list<std::string_view> args);
 
-// "Mean latency" / "Ortalama gecikme", "Total token throughput" / "Toplam token işlem hacmi", ...
+// "Mean latency" / "Ortalama gecikme", "Total token throughput" / "Toplam token işlem hacmi", ...: a
+// figure as a column, row or label names it.
 std::string_view runFigureLabel(RunFigure figure, ReportLanguage language);
+// The same figure inside a sentence, where it is not capitalised: "mean latency" / "ortalama gecikme".
+std::string_view runFigureInText(RunFigure figure, ReportLanguage language);
+// A latency distribution as a chart names it: "TTFT", "TPOT", "ITL", "End-to-end latency" /
+// "Uçtan uca gecikme".
+std::string_view latencyMetricLabel(LatencyMetric metric, ReportLanguage language);
 // "ms" for latencies, "req/s" / "tok/s" for rates (the same in both languages).
 std::string_view runFigureUnit(RunFigure figure, ReportLanguage language);
 
 // The seeds' wording of a speedup (see speedup() in run_figure.h): at or above 1 "1.26x faster" /
-// "1.26x daha hızlı"; below 1 the inverse, "1.05x slower" / "1.05x daha yavaş". For throughputs
-// `higherLower` words it as "higher"/"lower" (daha yüksek / daha düşük) instead. Two decimals, C locale.
-std::string formatSpeedup(double speedup, ReportLanguage language, bool higherLower = false);
-// The seeds' "+58.1%" / "-3.0%": one decimal, always signed, C locale.
-std::string formatRelativeChange(double change);
+// "1,26x daha hızlı"; below 1 the inverse, "1.05x slower" / "1,05x daha yavaş". For throughputs
+// `higherLower` words it as "higher"/"lower" (daha yüksek / daha düşük) instead. Two decimals in the
+// locale's numbers (a ReportLanguage alone: its people's, so "1.26x daha hızlı" only in a CSV).
+std::string formatSpeedup(double speedup, const ReportLocale& locale, bool higherLower = false);
+// The seeds' "+58.1%" / "-3.0%" (Turkish "+%58,1"): a relative change (0.581 is +58.1%), one decimal,
+// always signed, in the locale's numbers.
+std::string formatRelativeChange(double change, const ReportLocale& locale = {});
 
 }  // namespace ayar

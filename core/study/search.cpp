@@ -12,6 +12,7 @@
 #include "core/report/result_json.h"
 #include "core/report/text_block.h"
 #include "core/study/benchmark_run.h"
+#include "core/study/study_report.h"
 #include "core/study/study_runner.h"
 
 namespace ayar {
@@ -81,8 +82,8 @@ void measure(const SearchSetup& setup, EngineSession& session, const ProfileSpec
   }
 }
 
-std::string percent(double share) {
-  return formatFixed2(share * 100.0) + "%";
+std::string percent(double share, const ReportLocale& locale) {
+  return locale.percent(share * 100.0, 2);
 }
 
 std::string formatValue(double value) {
@@ -91,15 +92,15 @@ std::string formatValue(double value) {
   return formatFixed2(value);
 }
 
-std::string sloText(const GoodputSlo& slo, ReportLanguage language) {
+std::string sloText(const GoodputSlo& slo, const ReportLocale& locale) {
   std::string text;
   const auto add = [&](const char* name, const std::optional<double>& ms) {
-    if (ms) text += (text.empty() ? "" : ", ") + std::string(name) + " <= " + formatFixed2(*ms) + " ms";
+    if (ms) text += (text.empty() ? "" : ", ") + std::string(name) + " ≤ " + locale.number(*ms) + " ms";
   };
   add("TTFT", slo.ttftMs);
   add("TPOT", slo.tpotMs);
   add("E2EL", slo.e2elMs);
-  return text.empty() ? std::string(reportText(ReportText::SearchNoSlo, language)) : text;
+  return text.empty() ? std::string(reportText(ReportText::SearchNoSlo, locale.language())) : text;
 }
 
 std::string stepWord(const std::string& step, ReportLanguage language) {
@@ -116,35 +117,42 @@ std::string servingCommand(const EngineSpec& engine) {
   return servingCommandLine(engine, EngineCatalogue::loadDefault());
 }
 
-std::vector<std::string> probeRow(const SearchProbe& probe, ReportLanguage language, bool capacity) {
+// A tune probe's value is a flag's value, written as it is typed on a command line; a capacity
+// probe's value is a request rate, a number in the report's style.
+std::vector<std::string> probeRow(const SearchProbe& probe, const ReportLocale& locale, bool capacity) {
+  const ReportLanguage language = locale.language();
   const std::string yes(reportText(ReportText::WordYes, language));
   const std::string no(reportText(ReportText::WordNo, language));
-  std::string figure =
-      probe.figure ? formatFixed2(*probe.figure) : std::string(reportText(ReportText::NoteNoValue, language));
+  std::string figure = probe.figure ? locale.number(*probe.figure)
+                                    : std::string(reportText(ReportText::NoteNoValue, language));
   if (!probe.started)
     figure = formatReportText(ReportText::SearchNotStarted, language,
                               {probe.error.substr(0, probe.error.find('\n'))});
-  return {capacity ? formatFixed2(probe.value) : formatValue(probe.value),
+  return {capacity ? locale.number(probe.value) : formatValue(probe.value),
           stepWord(probe.step, language),
           figure,
-          probe.started ? percent(probe.sloAttainment) : "-",
-          probe.started ? percent(probe.successRate) : "-",
+          probe.started ? percent(probe.sloAttainment, locale) : "-",
+          probe.started ? percent(probe.successRate, locale) : "-",
           probe.withinLimits ? yes : no,
           probe.runId ? std::to_string(*probe.runId) : "-"};
 }
 
-void addSetup(ReportDocument& document, const SearchSetup& setup, const std::string& decidingLine) {
+void addSetup(ReportDocument& document, const ReportLocale& locale, const SearchSetup& setup,
+              const std::string& decidingLine) {
   ReportSection& section =
       document.addSection(std::string(reportText(ReportText::StudySetup, document.language)));
   std::vector<std::string> items{
       formatReportText(
           ReportText::StudyProfileLine, document.language,
-          {localized(setup.profile.title, std::string(reportLanguageCode(document.language)),
-                     setup.profile.name.empty() ? setup.profile.describe() : setup.profile.name) +
-           " (" + setup.profile.describe() + ")"}),
+          {(setup.profile.name.empty() && setup.profile.title.empty()
+                ? std::string()
+                : localized(setup.profile.title, std::string(reportLanguageCode(document.language)),
+                            setup.profile.name) +
+                      ": ") +
+           describeProfile(setup.profile, locale)}),
       formatReportText(ReportText::SearchLimits, document.language,
-                       {percent(setup.sloAttainment), sloText(setup.slo, document.language),
-                        percent(setup.successRateFloor)})};
+                       {percent(setup.sloAttainment, locale), sloText(setup.slo, locale),
+                        percent(setup.successRateFloor, locale)})};
   if (!decidingLine.empty()) items.insert(items.begin(), decidingLine);
   section.blocks.push_back(ReportBlock::list(items));
 }
@@ -329,7 +337,8 @@ CapacityResult runCapacity(const CapacitySpec& spec, const std::function<void(co
   return result;
 }
 
-ReportDocument tuneReport(const TuneSpec& spec, const TuneResult& result, ReportLanguage language) {
+ReportDocument tuneReport(const TuneSpec& spec, const TuneResult& result, const ReportLocale& locale) {
+  const ReportLanguage language = locale.language();
   ReportDocument document;
   document.language = language;
   document.title = formatReportText(ReportText::TuneTitle, language, {spec.flag});
@@ -337,7 +346,7 @@ ReportDocument tuneReport(const TuneSpec& spec, const TuneResult& result, Report
       document.addSection(std::string(reportText(ReportText::StudyConclusion, language)));
   if (result.best) {
     const std::string figure = std::string(runFigureLabel(spec.figure, language)) + " " +
-                               (result.bestFigure ? formatFixed2(*result.bestFigure) : std::string("-")) +
+                               (result.bestFigure ? locale.number(*result.bestFigure) : std::string("-")) +
                                " " + std::string(runFigureUnit(spec.figure, language));
     conclusion.blocks.push_back(ReportBlock::paragraph(
         formatReportText(ReportText::TuneBest, language, {spec.flag, std::to_string(*result.best), figure})));
@@ -349,12 +358,12 @@ ReportDocument tuneReport(const TuneSpec& spec, const TuneResult& result, Report
         ReportBlock::paragraph(std::string(reportText(ReportText::TuneNoneWithinLimits, language))));
   }
   addSetup(
-      document, spec.setup,
+      document, locale, spec.setup,
       formatReportText(ReportText::StudyMethodDeciding, language, {runFigureLabel(spec.figure, language)}));
   ReportSection& probes = document.addSection(std::string(reportText(ReportText::SearchProbes, language)));
   std::vector<std::vector<std::string>> rows;
   for (const SearchProbe& probe : result.probes)
-    rows.push_back(probeRow(probe, language, false));
+    rows.push_back(probeRow(probe, locale, false));
   probes.blocks.push_back(
       ReportBlock::table("",
                          {spec.flag, std::string(reportText(ReportText::ColumnStep, language)),
@@ -364,7 +373,7 @@ ReportDocument tuneReport(const TuneSpec& spec, const TuneResult& result, Report
                           std::string(reportText(ReportText::ColumnSuccessRate, language)),
                           std::string(reportText(ReportText::ColumnWithinLimits, language)),
                           std::string(reportText(ReportText::ColumnRun, language))},
-                         rows));
+                         rows, {2, 3, 4}));
   document.data = {{"flag", spec.flag},
                    {"figure", std::string(runFigureKey(spec.figure))},
                    {"probes", probesJson(result.probes)}};
@@ -373,7 +382,8 @@ ReportDocument tuneReport(const TuneSpec& spec, const TuneResult& result, Report
 }
 
 ReportDocument capacityReport(const CapacitySpec& spec, const CapacityResult& result,
-                              ReportLanguage language) {
+                              const ReportLocale& locale) {
+  const ReportLanguage language = locale.language();
   ReportDocument document;
   document.language = language;
   const std::string engine = servingCommand(spec.setup.engine);
@@ -383,8 +393,8 @@ ReportDocument capacityReport(const CapacitySpec& spec, const CapacityResult& re
   if (result.capacity) {
     conclusion.blocks.push_back(ReportBlock::paragraph(formatReportText(
         ReportText::CapacityFound, language,
-        {formatFixed2(*result.capacity),
-         result.firstFailing ? formatFixed2(*result.firstFailing) + " " +
+        {locale.number(*result.capacity),
+         result.firstFailing ? locale.number(*result.firstFailing) + " " +
                                    std::string(reportText(ReportText::UnitPerSecondRequests, language))
                              : std::string(reportText(ReportText::NoteNoValue, language))})));
   } else {
@@ -393,11 +403,11 @@ ReportDocument capacityReport(const CapacitySpec& spec, const CapacityResult& re
   }
   conclusion.blocks.push_back(
       ReportBlock::code(std::string(reportText(ReportText::StudyServingCommand, language)), engine));
-  addSetup(document, spec.setup, "");
+  addSetup(document, locale, spec.setup, "");
   ReportSection& probes = document.addSection(std::string(reportText(ReportText::SearchProbes, language)));
   std::vector<std::vector<std::string>> rows;
   for (const SearchProbe& probe : result.probes)
-    rows.push_back(probeRow(probe, language, true));
+    rows.push_back(probeRow(probe, locale, true));
   probes.blocks.push_back(
       ReportBlock::table("",
                          {std::string(reportText(ReportText::ColumnRate, language)),
@@ -407,7 +417,7 @@ ReportDocument capacityReport(const CapacitySpec& spec, const CapacityResult& re
                           std::string(reportText(ReportText::ColumnSuccessRate, language)),
                           std::string(reportText(ReportText::ColumnWithinLimits, language)),
                           std::string(reportText(ReportText::ColumnRun, language))},
-                         rows));
+                         rows, {0, 2, 3, 4}));
   // Goodput against rate as text bars, in ascending rate.
   std::vector<const SearchProbe*> sorted;
   double peak = 0.0;
@@ -420,9 +430,9 @@ ReportDocument capacityReport(const CapacitySpec& spec, const CapacityResult& re
   for (const SearchProbe* probe : sorted) {
     const double goodput = probe->figure.value_or(0.0);
     const int width = peak > 0.0 ? static_cast<int>(std::lround(40.0 * goodput / peak)) : 0;
-    std::string rate = formatFixed2(probe->value);
+    std::string rate = locale.number(probe->value);
     chart += std::string(rate.size() < 10 ? 10 - rate.size() : 0, ' ') + rate + " | " +
-             std::string(static_cast<std::size_t>(width), '#') + " " + formatFixed2(goodput) +
+             std::string(static_cast<std::size_t>(width), '#') + " " + locale.number(goodput) +
              (probe->withinLimits ? "" : " x") + "\n";
   }
   probes.blocks.push_back(

@@ -95,10 +95,10 @@ CapacityResult runCapacity(const CapacitySpec& spec,
                            const std::function<void(const SearchProbe&)>& onProbe = {},
                            const std::atomic<bool>* cancelled = nullptr);
 
-// Reports in the chosen language: the probes table (and, for capacity, a goodput-against-rate chart
-// as text), the best value or rate, and the serving command.
-ReportDocument tuneReport(const TuneSpec& spec, const TuneResult& result, ReportLanguage language);
+// Reports in the locale's language and numbers: the probes table (and, for capacity, a
+// goodput-against-rate chart as text), the best value or rate, and the serving command.
+ReportDocument tuneReport(const TuneSpec& spec, const TuneResult& result, const ReportLocale& locale);
 ReportDocument capacityReport(const CapacitySpec& spec, const CapacityResult& result,
-                              ReportLanguage language);
+                              const ReportLocale& locale);
 
 }  // namespace ayar

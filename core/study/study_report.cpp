@@ -1,6 +1,7 @@
 #include "core/study/study_report.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <optional>
 #include <set>
@@ -25,8 +26,11 @@ struct CellView {
 
 class StudyReportBuilder {
  public:
-  StudyReportBuilder(const std::filesystem::path& storePath, std::int64_t studyId, Lang language)
-      : m_store(storePath), m_language(language), m_code(reportLanguageCode(language)) {
+  StudyReportBuilder(const std::filesystem::path& storePath, std::int64_t studyId, const ReportLocale& locale)
+      : m_store(storePath),
+        m_locale(locale),
+        m_language(locale.language()),
+        m_code(reportLanguageCode(locale.language())) {
     m_study = StudyRunner::loadStored(storePath, studyId);
     m_configurations = m_study.configurations();
     m_cells = m_store.listStudyCells(studyId);
@@ -50,6 +54,8 @@ class StudyReportBuilder {
     setup(document);
     results(document);
     optionsSummary(document);
+    // The charts (PDF, HTML) compare the configurations on the option profiles: after their summary.
+    document.chartsBeforeSection = document.sections.size();
     followUps(document);
     document.data = data();
     return document;
@@ -102,16 +108,20 @@ class StudyReportBuilder {
   }
 
   std::string value(std::optional<double> v) const {
-    if (!v) return text(ReportText::NoteNoValue);
-    return std::string(runFigureLabel(m_study.decidingFigure, m_language)) + ": " + formatFixed2(*v) + " " +
-           std::string(runFigureUnit(m_study.decidingFigure, m_language));
+    return v ? m_locale.number(*v) : text(ReportText::NoteNoValue);
+  }
+
+  // "Mean latency (ms)": the deciding figure as a table's caption names it.
+  std::string decidingCaption() const {
+    return std::string(runFigureLabel(m_study.decidingFigure, m_language)) + " (" +
+           std::string(runFigureUnit(m_study.decidingFigure, m_language)) + ")";
   }
 
   std::string ratio(std::optional<double> baseline, std::optional<double> candidate) const {
     if (!baseline || !candidate) return text(ReportText::NoteNoValue);
     const auto s = speedup(*baseline, *candidate, runFigureBetter(m_study.decidingFigure));
     if (!s) return text(ReportText::NoteNoValue);
-    return formatSpeedup(*s, m_language, !runFigureIsLatency(m_study.decidingFigure));
+    return formatSpeedup(*s, m_locale, !runFigureIsLatency(m_study.decidingFigure));
   }
 
   // The command that serves a configuration, as a user would type it: the program's name, the
@@ -170,7 +180,8 @@ class StudyReportBuilder {
       const auto measured = std::count_if(m_cells.begin(), m_cells.end(),
                                           [](const StudyCell& c) { return c.status == CellStatus::Done; });
       section.blocks.push_back(ReportBlock::paragraph(
-          format(ReportText::StudyIncomplete, {std::to_string(measured), std::to_string(m_cells.size())})));
+          format(ReportText::StudyIncomplete,
+                 {m_locale.integer(measured), m_locale.integer(static_cast<long long>(m_cells.size()))})));
     }
     const std::string model = m_study.baseline.model.empty() ? m_study.name : m_study.baseline.model;
     section.blocks.push_back(ReportBlock::paragraph(format(ReportText::StudyRecommendedFor, {model})));
@@ -181,14 +192,13 @@ class StudyReportBuilder {
                           line.empty() && recommended ? flagsLine(recommended->engine) : line));
     if (m_recommendation.configuration == m_study.baselineName && unfinished == 0) {
       section.blocks.push_back(ReportBlock::paragraph(
-          format(ReportText::StudyBaselineStays, {runFigureLabel(m_study.decidingFigure, m_language)})));
+          format(ReportText::StudyBaselineStays, {runFigureInText(m_study.decidingFigure, m_language)})));
     } else if (recommended) {
-      section.blocks.push_back(ReportBlock::paragraph(
-          format(ReportText::StudyRecommendedWhy,
-                 {title(*recommended), runFigureLabel(m_study.decidingFigure, m_language),
-                  profileTitle(m_study.profiles.front()),
-                  formatSpeedup(m_recommendation.speedup, m_language,
-                                !runFigureIsLatency(m_study.decidingFigure))})));
+      section.blocks.push_back(ReportBlock::paragraph(format(
+          ReportText::StudyRecommendedWhy,
+          {title(*recommended), runFigureInText(m_study.decidingFigure, m_language),
+           profileTitle(m_study.profiles.front()),
+           formatSpeedup(m_recommendation.speedup, m_locale, !runFigureIsLatency(m_study.decidingFigure))})));
     }
     section.blocks.push_back(ReportBlock::paragraph(text(ReportText::StudyBeforeAfter)));
     std::vector<std::vector<std::string>> rows;
@@ -203,13 +213,16 @@ class StudyReportBuilder {
       const auto base = figure(anyCell(m_study.baselineName, profile->name));
       const auto best = figure(anyCell(m_recommendation.configuration, profile->name));
       if (!base && !best) continue;
-      rows.push_back({profileTitle(*profile), value(base), value(best) + " (" + ratio(base, best) + ")"});
+      rows.push_back({profileTitle(*profile), value(base), value(best), ratio(base, best)});
     }
     const std::string baselineHeader = m_study.baselineTitle.empty()
                                            ? format(ReportText::StudyBaselineColumn, {m_study.baselineName})
                                            : localized(m_study.baselineTitle, m_code, m_study.baselineName);
-    section.blocks.push_back(ReportBlock::table(
-        "", {text(ReportText::ColumnScenario), baselineHeader, text(ReportText::ColumnOptimised)}, rows));
+    section.blocks.push_back(
+        ReportBlock::table(decidingCaption(),
+                           {text(ReportText::ColumnScenario), baselineHeader,
+                            text(ReportText::ColumnOptimised), text(ReportText::ColumnComparison)},
+                           rows, {1, 2, 3}));
     ReportSection& notes = document.addSection(text(ReportText::StudyNotes), 3);
     std::vector<std::string> items{text(ReportText::StudyNoteLocalOptimum),
                                    text(ReportText::StudyNoteStartingPoint),
@@ -267,7 +280,7 @@ class StudyReportBuilder {
     for (const auto* list : {&m_study.profiles, &m_study.followUpProfiles}) {
       for (const ProfileSpec& profile : *list) {
         if (!seen.insert(profile.name).second) continue;
-        profileLines.push_back(profileTitle(profile) + ": " + profile.describe());
+        profileLines.push_back(profileTitle(profile) + ": " + describeProfile(profile, m_locale));
       }
     }
     dataset.blocks.push_back(ReportBlock::list(profileLines));
@@ -280,7 +293,7 @@ class StudyReportBuilder {
       std::string slo;
       const auto add = [&](const char* name, const std::optional<double>& ms) {
         if (!ms) return;
-        slo += (slo.empty() ? "" : ", ") + std::string(name) + " <= " + formatFixed2(*ms) + " ms";
+        slo += (slo.empty() ? "" : ", ") + std::string(name) + " ≤ " + m_locale.number(*ms) + " ms";
       };
       add("TTFT", m_study.slo.ttftMs);
       add("TPOT", m_study.slo.tpotMs);
@@ -288,7 +301,8 @@ class StudyReportBuilder {
       methodLines.push_back(format(ReportText::StudyMethodSlo, {slo}));
     }
     if (m_study.warmupRequests > 0)
-      methodLines.push_back(format(ReportText::StudyMethodWarmup, {std::to_string(m_study.warmupRequests)}));
+      methodLines.push_back(
+          format(ReportText::StudyMethodWarmup, {m_locale.integer(m_study.warmupRequests)}));
     methodLines.push_back(anySimulated() ? text(ReportText::NoteSimulated) : text(ReportText::StudyMeasured));
     method.blocks.push_back(ReportBlock::list(methodLines));
   }
@@ -332,17 +346,14 @@ class StudyReportBuilder {
         if (c.baseline) continue;
         const auto mine = figure(cell(c.name, profile.name, "options"));
         const std::string name = groupTitle(c) == title(c) ? title(c) : groupTitle(c) + ": " + title(c);
-        rows.push_back({profileTitle(profile), name,
-                        mine ? formatFixed2(*mine) : text(ReportText::NoteNoValue),
-                        base ? formatFixed2(*base) : text(ReportText::NoteNoValue), ratio(base, mine)});
+        rows.push_back({profileTitle(profile), name, value(mine), value(base), ratio(base, mine)});
       }
     }
     section.blocks.push_back(ReportBlock::table(
-        std::string(runFigureLabel(m_study.decidingFigure, m_language)) + " (" +
-            std::string(runFigureUnit(m_study.decidingFigure, m_language)) + ")",
+        decidingCaption(),
         {text(ReportText::ColumnScenario), text(ReportText::ColumnOption), text(ReportText::ColumnOptimised),
          text(ReportText::ColumnBaseline), text(ReportText::ColumnComparison)},
-        rows));
+        rows, {2, 3, 4}));
   }
 
   void followUps(ReportDocument& document) const {
@@ -385,6 +396,7 @@ class StudyReportBuilder {
 
   mutable ResultStore m_store;
   EngineCatalogue m_catalogue = EngineCatalogue::loadDefault();
+  ReportLocale m_locale;
   Lang m_language;
   std::string m_code;
   StudySpec m_study;
@@ -397,9 +409,80 @@ class StudyReportBuilder {
 
 }  // namespace
 
+std::string describeProfile(const ProfileSpec& profile, const ReportLocale& locale) {
+  const ReportLanguage language = locale.language();
+  const auto text = [&](ReportText id) { return std::string(reportText(id, language)); };
+  const auto format = [&](ReportText id, std::initializer_list<std::string_view> args) {
+    return formatReportText(id, language, args);
+  };
+  // As few decimals as the value needs, up to two: 10, 2,5, 0,25.
+  const auto number = [&](double v) {
+    const int decimals = v == std::floor(v) ? 0 : v * 10 == std::floor(v * 10) ? 1 : 2;
+    return locale.number(v, decimals);
+  };
+  std::vector<std::string> parts;
+  if (profile.datasetName == "sharegpt") {
+    parts.push_back(text(ReportText::ProfileShareGpt));
+  } else if (profile.datasetName == "synthetic-sharegpt") {
+    parts.push_back(text(ReportText::ProfileSynthetic));
+  } else if (profile.datasetName == "prefix-repetition") {
+    parts.push_back(text(ReportText::ProfilePrefixRepetition));
+  } else if (profile.datasetName == "random") {
+    parts.push_back(text(ReportText::ProfileRandom));
+  } else {
+    parts.push_back(profile.datasetName);
+  }
+  parts.push_back(format(ReportText::ProfileRequests, {locale.integer(profile.numPrompts)}));
+  if (profile.datasetName == "random") {
+    parts.push_back(format(ReportText::ProfileLengths, {locale.integer(profile.randomInputLen),
+                                                        locale.integer(profile.randomOutputLen)}));
+  } else if (profile.datasetName == "prefix-repetition") {
+    parts.push_back(format(ReportText::ProfilePrefixes, {locale.integer(profile.prefixRepetitionNumPrefixes),
+                                                         locale.integer(profile.prefixRepetitionPrefixLen),
+                                                         locale.integer(profile.prefixRepetitionSuffixLen),
+                                                         locale.integer(profile.prefixRepetitionOutputLen)}));
+  }
+  switch (profile.loadMode) {
+    case LoadMode::Rate:
+      if (!profile.rampUpStrategy.empty()) {
+        parts.push_back(
+            format(profile.rampUpStrategy == "exponential" ? ReportText::ProfileRampExponential
+                                                           : ReportText::ProfileRampLinear,
+                   {locale.integer(profile.rampUpStartRps), locale.integer(profile.rampUpEndRps)}));
+      } else if (std::isinf(profile.requestRate)) {
+        parts.push_back(text(ReportText::ProfileAllAtOnce));
+      } else {
+        parts.push_back(format(ReportText::ProfileRate, {number(profile.requestRate)}));
+        if (std::isinf(profile.burstiness)) {
+          parts.push_back(text(ReportText::ProfileEvenly));
+        } else if (profile.burstiness == 1.0) {
+          parts.push_back(text(ReportText::ProfilePoisson));
+        } else {
+          parts.push_back(format(ReportText::ProfileBurstiness, {number(profile.burstiness)}));
+        }
+      }
+      break;
+    case LoadMode::Concurrent:
+      parts.push_back(format(ReportText::ProfileConcurrent, {locale.integer(profile.concurrency)}));
+      break;
+    case LoadMode::Throughput:
+      parts.push_back(text(ReportText::ProfileThroughput));
+      break;
+    case LoadMode::Sweep:
+      parts.push_back(format(ReportText::ProfileSweep, {locale.integer(profile.sweepPoints)}));
+      break;
+  }
+  if (profile.maxConcurrency)
+    parts.push_back(format(ReportText::ProfileMaxConcurrency, {locale.integer(*profile.maxConcurrency)}));
+  std::string out;
+  for (const std::string& part : parts)
+    out += (out.empty() ? "" : ", ") + part;
+  return out;
+}
+
 ReportDocument buildStudyReport(const std::filesystem::path& storePath, std::int64_t studyId,
-                                ReportLanguage language) {
-  return StudyReportBuilder(storePath, studyId, language).build();
+                                const ReportLocale& locale) {
+  return StudyReportBuilder(storePath, studyId, locale).build();
 }
 
 RunSummary storedRunSummary(ResultStore& store, const StoredRun& run, const GoodputSlo& slo) {
@@ -414,7 +497,7 @@ RunSummary storedRunSummary(ResultStore& store, const StoredRun& run, const Good
 }
 
 ReportDocument buildRunsReport(const std::filesystem::path& storePath,
-                               const std::vector<std::int64_t>& runIds, ReportLanguage language) {
+                               const std::vector<std::int64_t>& runIds, const ReportLocale& locale) {
   if (runIds.empty()) throw Error("name at least one run id (see `ayar-cli runs list`)");
   ResultStore store(storePath);
   std::vector<ComparisonReportRun> runs;
@@ -435,7 +518,7 @@ ReportDocument buildRunsReport(const std::filesystem::path& storePath,
   }
   const ComparisonReportRun baseline = runs.front();
   runs.erase(runs.begin());
-  return buildComparisonReport(baseline, runs, language);
+  return buildComparisonReport(baseline, runs, locale);
 }
 
 }  // namespace ayar

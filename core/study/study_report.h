@@ -7,10 +7,12 @@
 #include "core/metrics/run_summary.h"
 #include "core/report/report_document.h"
 #include "core/store/result_store.h"
+#include "core/study/profile_spec.h"
 
 namespace ayar {
 
-// The report of a stored study in the seed documents' shape, in `language`:
+// The report of a stored study in the seed documents' shape, in `locale`'s language and numbers (the
+// result blocks stay vLLM's, in the C locale):
 //   - the conclusion: the recommended configuration and its serving command, and the before/after
 //     table per profile (baseline vs recommended on the deciding figure, "1.26x faster");
 //   - the notes, the goal and the setup (model, hardware, engine versions, profiles, method, and
@@ -22,7 +24,12 @@ namespace ayar {
 // Every phrase comes from the report catalogue. Throws ayar::Error naming the study when the store
 // has no such study.
 ReportDocument buildStudyReport(const std::filesystem::path& storePath, std::int64_t studyId,
-                                ReportLanguage language);
+                                const ReportLocale& locale);
+
+// A load profile as a report describes it, in `locale`'s language and numbers: "random prompts, 20
+// requests, 32 input and 8 output tokens, 10 requests per second, evenly spaced" / "rastgele
+// istemler, 20 istek, 32 giriş ve 8 çıkış token'ı, saniyede 10 istek, eşit aralıklı".
+std::string describeProfile(const ProfileSpec& profile, const ReportLocale& locale);
 
 // A stored run's summary rebuilt from its stored requests with its own duration (so the text block
 // has every percentile); `slo` adds goodput.
@@ -32,6 +39,6 @@ RunSummary storedRunSummary(ResultStore& store, const StoredRun& run, const Good
 // candidates, as buildComparisonReport words them (figures rebuilt from the stored requests). Throws
 // ayar::Error naming an id the store does not have.
 ReportDocument buildRunsReport(const std::filesystem::path& storePath,
-                               const std::vector<std::int64_t>& runIds, ReportLanguage language);
+                               const std::vector<std::int64_t>& runIds, const ReportLocale& locale);
 
 }  // namespace ayar

@@ -82,10 +82,11 @@ TEST(ComparisonTableModel, RatiosReadDahaHizliAndDahaYavasInTurkishWithTurkishNu
   const int tput = rowOf(model, RunFigure::OutputThroughput, ReportLanguage::Turkish);
   ASSERT_GE(ttft, 0);
   ASSERT_GE(tput, 0);
+  // The ratio's number reads as the numbers beside it: a decimal comma.
   EXPECT_EQ(model.index(ttft, ComparisonTableModel::Ratio).data().toString(),
-            QStringLiteral("1.26x daha hızlı"));
+            QStringLiteral("1,26x daha hızlı"));
   EXPECT_EQ(model.index(tput, ComparisonTableModel::Ratio).data().toString(),
-            QStringLiteral("1.05x daha yavaş"));
+            QStringLiteral("1,05x daha yavaş"));
   EXPECT_EQ(model.index(ttft, ComparisonTableModel::Baseline).data().toString(), QStringLiteral("126,00"));
   EXPECT_EQ(model.headerData(ComparisonTableModel::Baseline, Qt::Horizontal).toString(),
             QStringLiteral("Temel yapılandırma"));

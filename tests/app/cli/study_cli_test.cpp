@@ -63,7 +63,11 @@ TEST(AyarCliStudy, RunsAStudyListsItAndReportsItInBothLanguages) {
   std::ifstream in(dir / "report.md");
   const std::string markdown((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_TRUE(contains(markdown, "## Sonuç")) << markdown;
-  EXPECT_TRUE(std::regex_search(markdown, std::regex(R"(1\.2[0-6]x daha hızlı)"))) << markdown;
+  // People read Markdown: Turkish numbers, a decimal comma, in the tables and the sentences.
+  EXPECT_TRUE(std::regex_search(
+      markdown, std::regex(R"(\| [0-9]+,[0-9]{2} \| [0-9]+,[0-9]{2} \| 1,2[0-6]x daha hızlı \|)")))
+      << markdown;
+  EXPECT_FALSE(std::regex_search(markdown, std::regex(R"(\| [0-9]+\.[0-9]{2} \|)"))) << markdown;
 
   const auto list = runCli({"study", "list", "--store", store}, dir / "list.log");
   ASSERT_EQ(list.exitCode, 0) << list.output;
@@ -78,6 +82,20 @@ TEST(AyarCliStudy, RunsAStudyListsItAndReportsItInBothLanguages) {
   const auto csv = runCli({"study", "report", "1", "--store", store, "--format", "csv"}, dir / "csv.log");
   ASSERT_EQ(csv.exitCode, 0) << csv.output;
   EXPECT_TRUE(contains(csv.output, "Section,Benchmark scenario,")) << csv.output;
+  // CSV and JSON are machine files: the C locale's numbers in a Turkish report too.
+  const auto trCsv = runCli({"study", "report", "1", "--store", store, "--lang", "tr", "--format", "csv"},
+                            dir / "trcsv.log");
+  ASSERT_EQ(trCsv.exitCode, 0) << trCsv.output;
+  EXPECT_TRUE(contains(trCsv.output, "Bölüm,Benchmark senaryosu,")) << trCsv.output;
+  EXPECT_TRUE(std::regex_search(trCsv.output,
+                                std::regex(R"(,[0-9]+\.[0-9]{2},[0-9]+\.[0-9]{2},1\.2[0-6]x daha hızlı)")))
+      << trCsv.output;
+  EXPECT_FALSE(std::regex_search(trCsv.output, std::regex(R"("[0-9.]*[0-9],[0-9]{2}")"))) << trCsv.output;
+  const auto trJson = runCli({"study", "report", "1", "--store", store, "--lang", "tr", "--format", "json"},
+                             dir / "trjson.log");
+  ASSERT_EQ(trJson.exitCode, 0) << trJson.output;
+  EXPECT_TRUE(std::regex_search(trJson.output, std::regex(R"("1\.2[0-6]x daha hızlı")"))) << trJson.output;
+  EXPECT_FALSE(std::regex_search(trJson.output, std::regex(R"(1,2[0-6]x)"))) << trJson.output;
 
   // The study's runs 1 (baseline @ steady) and 3 (fast @ steady) compared as plain runs.
   const auto runs = runCli({"report", "1", "3", "--store", store, "--lang", "tr"}, dir / "runs.log");
@@ -85,7 +103,8 @@ TEST(AyarCliStudy, RunsAStudyListsItAndReportsItInBothLanguages) {
   EXPECT_TRUE(contains(runs.output, "# Çalıştırma karşılaştırması")) << runs.output;
   EXPECT_TRUE(std::regex_search(
       runs.output,
-      std::regex(R"(\| Ortalama gecikme \(ms\) \| [0-9.]+ \| [0-9.]+ \| 1\.2[0-6]x daha hızlı \|)")))
+      std::regex(
+          R"(\| Ortalama gecikme \(ms\) \| [0-9]+,[0-9]{2} \| [0-9]+,[0-9]{2} \| 1,2[0-6]x daha hızlı \|)")))
       << runs.output;
   EXPECT_TRUE(contains(runs.output, "Serving Benchmark Result"));
   const auto noRun = runCli({"report", "1", "99", "--store", store}, dir / "norun.log");

@@ -3,6 +3,9 @@
 
 #include <QFile>
 #include <QProcess>
+#include <QProcessEnvironment>
+#include <filesystem>
+#include <fstream>
 
 #include "core/interop/result_import.h"
 #include "core/store/result_store.h"
@@ -11,8 +14,10 @@
 namespace ayar {
 namespace {
 
-QString runAyar(const QStringList& arguments, int* exitCode) {
+QString runAyar(const QStringList& arguments, int* exitCode,
+                const QProcessEnvironment& environment = QProcessEnvironment::systemEnvironment()) {
   QProcess process;
+  process.setProcessEnvironment(environment);
   process.setProcessChannelMode(QProcess::MergedChannels);
   process.start(QStringLiteral(AYAR_GUI_BIN), arguments);
   EXPECT_TRUE(process.waitForFinished(60000));
@@ -49,6 +54,36 @@ TEST(HeadlessReport, WritesATurkishReportOfStoredRunsWithoutAWindow) {
       EXPECT_TRUE(QString::fromUtf8(bytes).contains(QStringLiteral("Çalıştırma karşılaştırması"))) << format;
     }
   }
+}
+
+// Without --lang the report is in the language the workbench opens in: the one last chosen there.
+TEST(HeadlessReport, WithoutLangTheReportIsInTheLanguageLastChosenInTheWorkbench) {
+  test::TempDir dir;
+  const auto store = dir / "ayar.db";
+  {
+    ResultStore resultStore(store);
+    for (int i = 0; i < 2; ++i)
+      for (const auto& run : readImportedRuns(AYAR_INTEROP_FIXTURES "/vllm_detailed.json"))
+        resultStore.addFinishedRun(toFinishedRun(run));
+  }
+  // Qt's settings file of the workbench, as the Language menu leaves it.
+  std::filesystem::create_directories(dir / "config" / "Ayar");
+  std::ofstream(dir / "config" / "Ayar" / "ayar.conf") << "[ui]\nlanguage=tr\n";
+  QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+  environment.insert(QStringLiteral("XDG_CONFIG_HOME"), QString::fromStdString((dir / "config").string()));
+  const QString output = QString::fromStdString((dir / "report.md").string());
+  int rc = -1;
+  const QString said =
+      runAyar({QStringLiteral("--store"), QString::fromStdString(store.string()), QStringLiteral("--report"),
+               QStringLiteral("1,2"), QStringLiteral("--output"), output},
+              &rc, environment);
+  ASSERT_EQ(rc, 0) << said.toStdString();
+  QFile file(output);
+  ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+  const QString markdown = QString::fromUtf8(file.readAll());
+  EXPECT_TRUE(markdown.startsWith(QStringLiteral("# Çalıştırma karşılaştırması"))) << markdown.toStdString();
+  EXPECT_TRUE(markdown.contains(QStringLiteral("| Ortalama TTFT (ms) | 52,00 | 52,00 | 1,00x daha hızlı |")))
+      << markdown.toStdString();
 }
 
 TEST(HeadlessReport, BadInputIsNamedWithWhatToDo) {

@@ -12,6 +12,7 @@
 #include <QLineEdit>
 #include <QProcess>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTextBrowser>
@@ -25,8 +26,11 @@
 #include "app/gui/studies_page.h"
 #include "app/gui/study_controller.h"
 #include "app/gui/study_list_model.h"
+#include "app/gui/study_report_charts.h"
 #include "core/store/result_store.h"
+#include "core/study/study_report.h"
 #include "tests/app/gui/gui_test_support.h"
+#include "tests/app/gui/report_checks.h"
 #include "tests/support/test_env.h"
 #include "widgets/study_grid_model.h"
 #include "widgets/study_grid_view.h"
@@ -193,16 +197,59 @@ TEST(Studies, AStudyFileRunsThroughThePageFillsTheGridOpensACellsRunAndExportsIt
   EXPECT_TRUE(read(".md").contains(QStringLiteral("# Arayüz çalışması")));
   const QString html = read(".html");
   EXPECT_TRUE(html.contains(QStringLiteral("Arayüz çalışması")));
-  // One chart per option profile: the configurations' E2EL distributions.
+  // One chart per option profile: the configurations' end-to-end latency distributions, named in
+  // the report's language.
   EXPECT_EQ(html.count(QStringLiteral("data:image/png;base64,")), 1);
-  EXPECT_TRUE(html.contains(QStringLiteral("E2EL birikimli dağılımı — steady")));
-  EXPECT_TRUE(read(".csv").contains(QStringLiteral("daha hızlı")));
-  EXPECT_TRUE(read(".pdf").startsWith(QStringLiteral("%PDF-")));
-  QProcess pdftotext;
-  pdftotext.start(QStringLiteral("pdftotext"), {base + QStringLiteral(".pdf"), QStringLiteral("-")});
-  ASSERT_TRUE(pdftotext.waitForFinished(30000)) << "pdftotext (poppler-utils, scripts/setup.sh installs it)";
-  EXPECT_TRUE(
-      QString::fromUtf8(pdftotext.readAllStandardOutput()).contains(QStringLiteral("Arayüz çalışması")));
+  EXPECT_TRUE(html.contains(QStringLiteral("Birikimli dağılım: Uçtan uca gecikme — steady")))
+      << html.toStdString();
+  // People read Markdown, HTML and PDF in Turkish numbers; CSV and JSON keep the C locale's.
+  const QRegularExpression turkishRow(QStringLiteral(
+      "steady[ |<>/a-z=\"]+[0-9]+,[0-9]{2}[ |<>/a-z=\"]+[0-9]+,[0-9]{2}[ |<>/a-z=\"]+1,2[0-9]x daha hızlı"));
+  EXPECT_TRUE(read(".md").contains(turkishRow)) << read(".md").toStdString();
+  EXPECT_TRUE(html.contains(turkishRow));
+  EXPECT_TRUE(read(".csv").contains(QRegularExpression(
+      QStringLiteral(",steady,[0-9]+\\.[0-9]{2},[0-9]+\\.[0-9]{2},1\\.2[0-9]x daha hızlı"))))
+      << read(".csv").toStdString();
+  EXPECT_FALSE(read(".json").contains(QRegularExpression(QStringLiteral("1,2[0-9]x daha"))));
+  // The configuration's title ("Hızlı süreler") opens the recommendation's sentence; the figure
+  // inside it is not capitalised.
+  EXPECT_TRUE(read(".md").contains(QRegularExpression(
+      QStringLiteral("\\nHızlı süreler, “steady” profilinde ortalama gecikme açısından en iyi "
+                     "yapılandırmadır: 1,2[0-9]x daha hızlı\\."))))
+      << read(".md").toStdString();
+
+  // The PDF: cells apart, Turkish numbers, every page with content, the chart across the text width
+  // (its legend as large as the text).
+  const QString pdf = base + QStringLiteral(".pdf");
+  const QString layout = test::pdfText(pdf, 0, true);
+  EXPECT_TRUE(layout.contains(QStringLiteral("Arayüz çalışması")));
+  EXPECT_FALSE(layout.contains(QStringLiteral("edilmişKarşılaştırma"))) << layout.toStdString();
+  EXPECT_TRUE(layout.contains(QRegularExpression(QStringLiteral("Optimize edilmiş {2,}Karşılaştırma"))))
+      << layout.toStdString();
+  EXPECT_TRUE(layout.contains(
+      QRegularExpression(QStringLiteral("steady +[0-9]+,[0-9]{2} +[0-9]+,[0-9]{2} +1,2[0-9]x daha hızlı"))))
+      << layout.toStdString();
+  const QList<QStringList> pages = test::pdfPageLines(pdf);
+  ASSERT_FALSE(pages.isEmpty());
+  for (int number = 1; number <= static_cast<int>(pages.size()); ++number) {
+    ASSERT_GE(pages[number - 1].size(), 2) << "page " << number << " holds nothing but its number";
+    EXPECT_EQ(pages[number - 1].last(), QStringLiteral("Sayfa %1 / %2").arg(number).arg(pages.size()));
+  }
+  EXPECT_EQ(
+      test::headingsEndingAPage(
+          pdf,
+          test::headingsAndCaptions(buildStudyReport(window.store().path(), id, ReportLanguage::Turkish),
+                                    studyReportCharts(window.store().path(), id, ReportLanguage::Turkish)),
+          QStringLiteral("Sayfa")),
+      QStringList());
+  const QList<test::PdfImage> images = test::pdfImages(pdf);
+  ASSERT_EQ(images.size(), 1);
+  EXPECT_GT(images.front().shownWidthInches(), 6.0);
+  EXPECT_GE(images.front().width, 1700);
+
+  // The export says, in the UI language, the whole path it wrote.
+  EXPECT_TRUE(page->exportReport(base + QStringLiteral(".html")).isEmpty());
+  EXPECT_EQ(window.statusText(), QStringLiteral("Report written to %1").arg(base + QStringLiteral(".html")));
 }
 
 TEST(Studies, StopKeepsFinishedCellsAndResumeFinishesWithoutRedoingThem) {

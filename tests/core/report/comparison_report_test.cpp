@@ -34,15 +34,49 @@ TEST(ComparisonReport, TheSeedTableWordsRatiosInTheReportLanguage) {
     ASSERT_NE(table, nullptr);
     ASSERT_EQ(table->rows.size(), 2u);
     EXPECT_EQ(table->header.front(), reportText(ReportText::ColumnScenario, language));
-    EXPECT_EQ(table->rows[0][1], "126.00");  // C locale in files, whatever the language
     const bool english = language == ReportLanguage::English;
-    EXPECT_EQ(table->rows[0][3], english ? "1.26x faster" : "1.26x daha hızlı");
-    EXPECT_EQ(table->rows[1][3], english ? "1.05x slower" : "1.05x daha yavaş");
+    EXPECT_EQ(table->rows[0][1], english ? "126.00" : "126,00");
+    EXPECT_EQ(table->rows[0][3], english ? "1.26x faster" : "1,26x daha hızlı");
+    EXPECT_EQ(table->rows[1][3], english ? "1.05x slower" : "1,05x daha yavaş");
+    // The numbers and the ratio line up on the right; the scenario reads from the left.
+    EXPECT_FALSE(table->isNumericColumn(0));
+    EXPECT_TRUE(table->isNumericColumn(1) && table->isNumericColumn(2) && table->isNumericColumn(3));
     EXPECT_NE(table->caption.find("#1 baseline"), std::string::npos);
     EXPECT_NE(table->caption.find("#2 candidate"), std::string::npos);
     EXPECT_NEAR(document.data["candidates"][0]["figures"]["mean_ttft_ms"]["speedup"].get<double>(), 1.26,
                 1e-9);
   }
+}
+
+// The row: "6.073,75" beside "191.18x daha yavaş". A number and the ratio beside it are
+// written alike, in the language for people and in the C locale for machine files.
+TEST(ComparisonReport, NumbersAndRatiosFollowTheLanguageForPeopleAndTheCLocaleForMachines) {
+  const auto baseline = run("#1 baseline", 31.77, 100.0);
+  const auto candidate = run("#2 candidate", 6073.75, 1234.5);
+  const std::vector<RunFigure> figures{RunFigure::MeanTtft};
+  const auto row = [&](const ReportLocale& locale) {
+    return firstTable(buildComparisonReport(baseline, {candidate}, locale, figures))->rows.at(0);
+  };
+  EXPECT_EQ(row(ReportLanguage::Turkish)[2], "6.073,75");
+  EXPECT_EQ(row(ReportLanguage::Turkish)[3], "191,18x daha yavaş");
+  EXPECT_EQ(row(ReportLanguage::English)[2], "6,073.75");
+  EXPECT_EQ(row(ReportLanguage::English)[3], "191.18x slower");
+  for (ReportLanguage language : {ReportLanguage::English, ReportLanguage::Turkish}) {
+    for (ReportFormat format : {ReportFormat::Csv, ReportFormat::Json}) {
+      const auto machine = row(reportLocaleFor(language, format));
+      EXPECT_EQ(machine[1], "31.77");
+      EXPECT_EQ(machine[2], "6073.75");
+      EXPECT_EQ(machine[3], language == ReportLanguage::English ? "191.18x slower" : "191.18x daha yavaş");
+    }
+  }
+  // The result blocks stay vLLM's, in the C locale, in a Turkish report too.
+  const std::string markdown =
+      renderMarkdown(buildComparisonReport(baseline, {candidate}, ReportLanguage::Turkish, figures));
+  EXPECT_NE(markdown.find("Output token throughput (tok/s):         1234.50"), std::string::npos) << markdown;
+  EXPECT_NE(markdown.find("| Ortalama TTFT (ms) | 31,77 | 6.073,75 | 191,18x daha yavaş |"),
+            std::string::npos)
+      << markdown;
+  EXPECT_NE(markdown.find("| --- | ---: | ---: | ---: |"), std::string::npos) << markdown;
 }
 
 TEST(ComparisonReport, RendersToEveryFormatWithBothRunsNamed) {

@@ -91,6 +91,40 @@ TEST(ReportDocument, OutputDoesNotDependOnTheProcessLocale) {
   EXPECT_EQ(before, after);
 }
 
+// Numbers line up on the right in every rendering that has columns; Qt's rich text engine (the PDF,
+// the workbench's report view) gets its padding, borders and alignment as table attributes.
+TEST(ReportDocument, NumberColumnsAreAlignedRightAndQtTablesArePadded) {
+  ReportDocument document;
+  document.language = ReportLanguage::Turkish;
+  document.title = "T";
+  document.addSection("S").blocks.push_back(ReportBlock::table(
+      "", {"Senaryo", "Temel yapılandırma", "Aday"}, {{"Ortalama TTFT (ms)", "6.073,75", "31,77"}}, {1, 2}));
+  EXPECT_NE(renderMarkdown(document).find("| Senaryo | Temel yapılandırma | Aday |\n| --- | ---: | ---: |\n"),
+            std::string::npos)
+      << renderMarkdown(document);
+  const std::string browser = renderHtml(document);
+  EXPECT_NE(browser.find("<th>Senaryo</th><th class=\"num\">Temel yapılandırma</th>"), std::string::npos)
+      << browser;
+  EXPECT_NE(browser.find("<td class=\"num\">6.073,75</td>"), std::string::npos);
+  EXPECT_NE(browser.find("td.num { text-align: right;"), std::string::npos);
+  const std::string qt = renderHtml(document, HtmlDialect::QtRichText);
+  EXPECT_NE(qt.find("<table border=\"1\" cellspacing=\"0\" cellpadding=\"5\">"), std::string::npos) << qt;
+  EXPECT_NE(qt.find("<td align=\"left\">Ortalama TTFT (ms)</td><td align=\"right\" style=\"white-space: "
+                    "nowrap\">6.073,75</td>"),
+            std::string::npos)
+      << qt;
+  EXPECT_EQ(qt.find("rem"), std::string::npos) << "Qt's rich text engine ignores rem";
+}
+
+TEST(ReportDocument, PeopleGetTheLanguagesNumbersAndMachineFilesTheCLocales) {
+  EXPECT_EQ(numberStyleFor(ReportFormat::Markdown), NumberStyle::Language);
+  EXPECT_EQ(numberStyleFor(ReportFormat::Html), NumberStyle::Language);
+  EXPECT_EQ(numberStyleFor(ReportFormat::Csv), NumberStyle::C);
+  EXPECT_EQ(numberStyleFor(ReportFormat::Json), NumberStyle::C);
+  EXPECT_EQ(reportLocaleFor(ReportLanguage::Turkish, ReportFormat::Markdown).number(13.42), "13,42");
+  EXPECT_EQ(reportLocaleFor(ReportLanguage::Turkish, ReportFormat::Csv).number(13.42), "13.42");
+}
+
 TEST(ReportDocument, FormatNamesAreParsedAndBadOnesNamed) {
   EXPECT_EQ(parseReportFormat("md"), ReportFormat::Markdown);
   EXPECT_EQ(parseReportFormat("markdown"), ReportFormat::Markdown);

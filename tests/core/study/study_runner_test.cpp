@@ -43,14 +43,43 @@ StudyRunOptions engineOptions() {
 }
 
 // The optimised cell of the before/after table's first row.
-std::string beforeAfterCell(const ReportDocument& report) {
+// The conclusion's before/after table (the report's first): scenario | baseline | optimised | ratio.
+const ReportBlock* beforeAfterTable(const ReportDocument& report) {
   for (const ReportSection& section : report.sections) {
     for (const ReportBlock& block : section.blocks) {
-      if (block.kind == ReportBlock::Kind::Table && !block.rows.empty() && block.header.size() == 3)
-        return block.rows.front().at(2);
+      if (block.kind == ReportBlock::Kind::Table && !block.rows.empty()) return &block;
     }
   }
-  return {};
+  return nullptr;
+}
+
+// A profile as a report describes it: in its language's words and numbers, not ProfileSpec::describe()'s
+// log line.
+TEST(StudyReport, ProfilesAreDescribedInTheReportsLanguageAndNumbers) {
+  ProfileSpec profile;
+  profile.datasetName = "random";
+  profile.numPrompts = 1000;
+  profile.randomInputLen = 4000;
+  profile.randomOutputLen = 200;
+  profile.requestRate = 2.5;
+  profile.burstiness = ProfileSpec::kInfinity;
+  profile.maxConcurrency = 64;
+  EXPECT_EQ(
+      describeProfile(profile, ReportLanguage::Turkish),
+      "rastgele istemler, 1.000 istek, 4.000 giriş ve 200 çıkış token'ı, saniyede 2,5 istek, eşit aralıklı, "
+      "aynı anda en fazla 64 istek");
+  EXPECT_EQ(
+      describeProfile(profile, ReportLanguage::English),
+      "random prompts, 1,000 requests, 4,000 input and 200 output tokens, 2.5 requests per second, evenly "
+      "spaced, at most 64 in flight");
+  profile.datasetName = "sharegpt";
+  profile.requestRate = ProfileSpec::kInfinity;
+  profile.maxConcurrency.reset();
+  EXPECT_EQ(describeProfile(profile, ReportLanguage::Turkish), "ShareGPT, 1.000 istek, hepsi aynı anda");
+  profile.loadMode = LoadMode::Concurrent;
+  profile.concurrency = 8;
+  EXPECT_EQ(describeProfile(profile, ReportLanguage::English),
+            "ShareGPT, 1,000 requests, 8 concurrent streams");
 }
 
 // On a loaded 2-core machine the OS can park a thread for a scheduler tick and stretch a few
@@ -95,12 +124,33 @@ TEST(StudyRunner, FixedTimingsReadAboutOnePointTwoFiveTimesFasterInBothLanguages
   EXPECT_NEAR(english.data["speedup"].get<double>(), 1.25, 0.02);
   // 50 + 10 x 19 = 240 ms against 40 + 8 x 19 = 192 ms, plus the same few tenths of a millisecond of
   // client and loopback time on both sides.
-  const std::string en = beforeAfterCell(english);
-  const std::string tr = beforeAfterCell(turkish);
-  EXPECT_TRUE(std::regex_search(en, std::regex(R"(\(1\.2[3-7]x faster\))"))) << en;
-  EXPECT_TRUE(std::regex_search(tr, std::regex(R"(\(1\.2[3-7]x daha hızlı\))"))) << tr;
-  EXPECT_NE(en.find("Mean latency: "), std::string::npos) << en;
-  EXPECT_NE(tr.find("Ortalama gecikme: "), std::string::npos) << tr;
+  const ReportBlock* en = beforeAfterTable(english);
+  const ReportBlock* tr = beforeAfterTable(turkish);
+  ASSERT_TRUE(en && tr);
+  ASSERT_EQ(en->rows.front().size(), 4u);
+  EXPECT_TRUE(std::regex_match(en->rows.front()[3], std::regex(R"(1\.2[3-7]x faster)")))
+      << en->rows.front()[3];
+  EXPECT_TRUE(std::regex_match(tr->rows.front()[3], std::regex(R"(1,2[3-7]x daha hızlı)")))
+      << tr->rows.front()[3];
+  // The figures in each language's numbers, named once in the table's caption; aligned right.
+  EXPECT_TRUE(std::regex_match(en->rows.front()[1], std::regex(R"(2[34][0-9]\.[0-9]{2})")))
+      << en->rows.front()[1];
+  EXPECT_TRUE(std::regex_match(tr->rows.front()[2], std::regex(R"(19[0-9],[0-9]{2})")))
+      << tr->rows.front()[2];
+  EXPECT_EQ(en->caption, "Mean latency (ms)");
+  EXPECT_EQ(tr->caption, "Ortalama gecikme (ms)");
+  EXPECT_TRUE(tr->isNumericColumn(1) && tr->isNumericColumn(2) && tr->isNumericColumn(3));
+  // The recommendation in a sentence: the configuration's title opens it, the figure is in lower case.
+  EXPECT_TRUE(std::regex_search(renderMarkdown(turkish),
+                                std::regex(R"(\nHızlı, “p” profilinde ortalama gecikme açısından en iyi )"
+                                           R"(yapılandırmadır: 1,2[3-7]x daha hızlı\.)")))
+      << renderMarkdown(turkish);
+  // A CSV is a machine file: the same table with the C locale's numbers.
+  const std::string csv =
+      renderCsv(buildStudyReport(store, id, reportLocaleFor(ReportLanguage::Turkish, ReportFormat::Csv)));
+  EXPECT_TRUE(
+      std::regex_search(csv, std::regex(R"(,2[34][0-9]\.[0-9]{2},19[0-9]\.[0-9]{2},1\.2[3-7]x daha hızlı)")))
+      << csv;
 
   // The broken configuration is in the report with its log; the serving command is the fast one's.
   const std::string markdown = renderMarkdown(english);

@@ -1,0 +1,29 @@
+#pragma once
+
+#include <QWidget>
+#include <vector>
+
+#include "app/gui/stored_run.h"
+#include "app/report/report_export.h"
+#include "core/report/comparison_report.h"
+
+namespace ayar {
+
+// A chart widget drawn for a report, offscreen: `logicalSize` CSS pixels with kReportChartScale
+// times as many image pixels, on white (the light theme, whatever the window's).
+QImage reportChartImage(QWidget& chart, QSize logicalSize = kReportChartSize);
+
+// The comparison's charts, drawn offscreen for a report in `language` (every text in the image from
+// core's report catalogue): for TTFT, TPOT, ITL and end-to-end latency, the runs' cumulative
+// distributions overlaid and their box plots. A latency no run has values of is left out.
+std::vector<ReportChart> comparisonReportCharts(const std::vector<LoadedRun>& runs, ReportLanguage language);
+
+// A loaded run as a comparison report names and shows it.
+ComparisonReportRun comparisonReportRun(const LoadedRun& run);
+
+// Writes the comparison of `runs` (the first is the baseline) to `path` as `format`, in `language`,
+// with comparisonReportCharts() in PDF and HTML. Throws ayar::Error as writeReportFile does.
+void writeComparisonReportFile(const std::vector<LoadedRun>& runs, ReportLanguage language,
+                               const QString& path, ReportFileFormat format);
+
+}  // namespace ayar
