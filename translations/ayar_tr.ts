@@ -2,6 +2,13 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="tr_TR">
 <context>
+    <name>ayar::ChartLegendEntry</name>
+    <message>
+        <source>Click to hide or show this line</source>
+        <translation>Bu çizgiyi gizlemek ya da göstermek için tıklayın</translation>
+    </message>
+</context>
+<context>
     <name>ayar::ChartWidget</name>
     <message>
         <source>Reset zoom</source>
@@ -26,6 +33,18 @@
     <message>
         <source>SVG drawing (*.svg)</source>
         <translation>SVG çizimi (*.svg)</translation>
+    </message>
+    <message>
+        <source>s</source>
+        <translation>sn</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>ms</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
     </message>
 </context>
 <context>
@@ -108,6 +127,23 @@
     <message>
         <source>Latencies: baseline / candidate. Throughputs: candidate / baseline. Above 1 the candidate is better.</source>
         <translation>Gecikmeler: temel / aday. İşlem hacimleri: aday / temel. 1&apos;in üstünde aday daha iyidir.</translation>
+    </message>
+</context>
+<context>
+    <name>ayar::DistributionChart</name>
+    <message>
+        <source>%1 (s)</source>
+        <translation>%1 (sn)</translation>
+    </message>
+    <message>
+        <source>%1 (ms)</source>
+        <translation>%1 (ms)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (%n outside the axis)</source>
+        <translation>
+            <numerusform>%1 (%n tanesi eksen dışında)</numerusform>
+        </translation>
     </message>
 </context>
 <context>
