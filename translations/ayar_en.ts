@@ -350,10 +350,6 @@
         <translation>time (s)</translation>
     </message>
     <message>
-        <source>ms</source>
-        <translation>ms</translation>
-    </message>
-    <message>
         <source>output tokens/s</source>
         <translation>output tokens/s</translation>
     </message>
@@ -368,10 +364,6 @@
     <message>
         <source>running</source>
         <translation>running</translation>
-    </message>
-    <message>
-        <source>KV cache use (%)</source>
-        <translation>KV cache use (%)</translation>
     </message>
     <message>
         <source>GPU (NVML)</source>
@@ -420,6 +412,50 @@
     <message>
         <source>Finished.</source>
         <translation>Finished.</translation>
+    </message>
+    <message>
+        <source>end-to-end latency</source>
+        <translation>end-to-end latency</translation>
+    </message>
+    <message>
+        <source>KV cache use</source>
+        <translation>KV cache use</translation>
+    </message>
+    <message>
+        <source>requests</source>
+        <translation>requests</translation>
+    </message>
+    <message>
+        <source>KV cache (%)</source>
+        <translation>KV cache (%)</translation>
+    </message>
+    <message>
+        <source>utilisation</source>
+        <translation>utilisation</translation>
+    </message>
+    <message>
+        <source>memory</source>
+        <translation>memory</translation>
+    </message>
+    <message>
+        <source>power</source>
+        <translation>power</translation>
+    </message>
+    <message>
+        <source>end-to-end (s)</source>
+        <translation>end-to-end (s)</translation>
+    </message>
+    <message>
+        <source>end-to-end (ms)</source>
+        <translation>end-to-end (ms)</translation>
+    </message>
+    <message>
+        <source>TTFT (s)</source>
+        <translation>TTFT (s)</translation>
+    </message>
+    <message>
+        <source>TTFT (ms)</source>
+        <translation>TTFT (ms)</translation>
     </message>
 </context>
 <context>

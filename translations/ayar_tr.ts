@@ -348,10 +348,6 @@
         <translation>zaman (sn)</translation>
     </message>
     <message>
-        <source>ms</source>
-        <translation>ms</translation>
-    </message>
-    <message>
         <source>output tokens/s</source>
         <translation>çıkış token/sn</translation>
     </message>
@@ -366,10 +362,6 @@
     <message>
         <source>running</source>
         <translation>sürüyor</translation>
-    </message>
-    <message>
-        <source>KV cache use (%)</source>
-        <translation>KV önbellek kullanımı (%)</translation>
     </message>
     <message>
         <source>GPU (NVML)</source>
@@ -418,6 +410,50 @@
     <message>
         <source>Finished.</source>
         <translation>Bitti.</translation>
+    </message>
+    <message>
+        <source>end-to-end latency</source>
+        <translation>uçtan uca gecikme</translation>
+    </message>
+    <message>
+        <source>KV cache use</source>
+        <translation>KV önbellek kullanımı</translation>
+    </message>
+    <message>
+        <source>requests</source>
+        <translation>istek</translation>
+    </message>
+    <message>
+        <source>KV cache (%)</source>
+        <translation>KV önbellek (%)</translation>
+    </message>
+    <message>
+        <source>utilisation</source>
+        <translation>kullanım</translation>
+    </message>
+    <message>
+        <source>memory</source>
+        <translation>bellek</translation>
+    </message>
+    <message>
+        <source>power</source>
+        <translation>güç</translation>
+    </message>
+    <message>
+        <source>end-to-end (s)</source>
+        <translation>uçtan uca (sn)</translation>
+    </message>
+    <message>
+        <source>end-to-end (ms)</source>
+        <translation>uçtan uca (ms)</translation>
+    </message>
+    <message>
+        <source>TTFT (s)</source>
+        <translation>TTFT (sn)</translation>
+    </message>
+    <message>
+        <source>TTFT (ms)</source>
+        <translation>TTFT (ms)</translation>
     </message>
 </context>
 <context>

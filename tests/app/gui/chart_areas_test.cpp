@@ -1,0 +1,114 @@
+// The Live, Results and Compare areas' charts as a performance engineer reads them: each figure on an
+// axis that fits it, numbers in the UI language (also after a switch at run time), nothing cut short at
+// the common screen sizes, and Compare's choices as they should start. Real simulator runs, a real store.
+#include <gtest/gtest.h>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QListWidget>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QTableView>
+
+#include "app/gui/compare_page.h"
+#include "app/gui/live_page.h"
+#include "app/gui/main_window.h"
+#include "app/gui/results_page.h"
+#include "app/gui/setup_panel.h"
+#include "core/interop/result_import.h"
+#include "core/store/result_store.h"
+#include "tests/app/gui/gui_test_support.h"
+#include "tests/support/test_env.h"
+#include "widgets/box_plot_chart.h"
+#include "widgets/comparison_table_view.h"
+#include "widgets/distribution_chart.h"
+#include "widgets/run_summary_view.h"
+#include "widgets/time_series_chart.h"
+
+namespace ayar {
+namespace {
+
+using namespace std::chrono_literals;
+
+qint64 runToTheEnd(MainWindow& window, const RunSpec& spec) {
+  window.setupPanel()->setRunSpec(spec);
+  QSignalSpy finished(&window, &MainWindow::runFinished);
+  EXPECT_TRUE(window.startRun()) << window.statusText().toStdString();
+  EXPECT_TRUE(finished.wait(120000)) << "the run did not finish";
+  if (finished.isEmpty()) return -1;
+  EXPECT_TRUE(finished.front().at(1).toString().isEmpty()) << finished.front().at(1).toString().toStdString();
+  return finished.front().at(0).toLongLong();
+}
+
+// Lets queued layout and paint events run, so that the charts are laid out at the window's size.
+void settle() {
+  for (int i = 0; i < 5; ++i)
+    QCoreApplication::processEvents();
+}
+
+// A tick step reads well when it is 1, 2 or 5 times a power of ten.
+bool isRoundStep(double step) {
+  const double mantissa = step / std::pow(10.0, std::floor(std::log10(step) + 1e-9));
+  return std::abs(mantissa - 1) < 1e-6 || std::abs(mantissa - 2) < 1e-6 || std::abs(mantissa - 5) < 1e-6;
+}
+
+// What a chart draws that Qt Charts cut short, and its legend entries that do not show whole.
+std::vector<std::string> cutTexts(const ChartWidget& chart, const std::string& where) {
+  std::vector<std::string> cut;
+  for (const QString& text : chart.shownTexts()) {
+    if (text.contains(QStringLiteral("..."))) cut.push_back(where + ": " + text.toStdString());
+  }
+  if (!chart.legendShowsWholeTexts())
+    cut.push_back(where + ": legend " + chart.legendTexts().join(QLatin1Char('|')).toStdString());
+  return cut;
+}
+
+TEST(Live, TtftLatencyAndLoadAreEachReadOnAnAxisOfTheirOwnWithRoundTicks) {
+  test::clearSettings();
+  test::TempDir dir;
+  MainWindow window({dir / "ayar.db", QStringLiteral("en")});
+  window.show();
+  // TTFT 30 ms, then 40 tokens of 20 ms: end-to-end latency near 800 ms, some thirty times TTFT.
+  RunSpec spec = test::simRunSpec(30, 20, 150, 100.0, "live");
+  spec.profile.randomOutputLen = 40;
+  spec.profile.randomRangeRatio = 0.0;
+  ASSERT_GT(runToTheEnd(window, spec), 0);
+  window.showArea(MainWindow::LiveArea);
+  settle();
+
+  TimeSeriesChart* latency = window.livePage()->latencyChart();
+  ASSERT_EQ(latency->seriesCount(), 2);
+  const int ttftAxis = latency->seriesAxis(0), e2eAxis = latency->seriesAxis(1);
+  EXPECT_NE(ttftAxis, e2eAxis) << "TTFT drawn on the end-to-end axis lies flat along its bottom";
+  EXPECT_EQ(latency->valueAxisTitle(ttftAxis), QStringLiteral("TTFT (ms)"));
+  EXPECT_EQ(latency->valueAxisTitle(e2eAxis), QStringLiteral("end-to-end (ms)"));
+  double maxTtft = 0;
+  for (const QPointF& p : latency->shownPoints(0))
+    maxTtft = std::max(maxTtft, p.y());
+  ASSERT_GT(maxTtft, 0);
+  // TTFT's line spans at least half its axis' height.
+  EXPECT_GE(maxTtft, latency->valueAxisRange(ttftAxis)[1] / 2) << latency->valueAxisRange(ttftAxis)[1];
+
+  TimeSeriesChart* load = window.livePage()->serverChart();
+  EXPECT_EQ(load->valueAxisTitle(0), QStringLiteral("requests"));
+  ASSERT_EQ(load->seriesCount(), 4);
+  const int kvAxis = load->seriesAxis(3);
+  EXPECT_NE(kvAxis, 0) << "counts and percentages share an axis";
+  EXPECT_EQ(load->seriesAxis(0), 0);
+  EXPECT_EQ(load->valueAxisTitle(kvAxis), QStringLiteral("KV cache (%)"));
+  EXPECT_EQ(load->valueAxisRange(kvAxis), (QList<qreal>{0.0, 100.0}));
+
+  for (TimeSeriesChart* chart : {latency, window.livePage()->throughputChart(), load}) {
+    EXPECT_TRUE(isRoundStep(chart->timeTickInterval())) << chart->title().toStdString();
+    EXPECT_TRUE(isRoundStep(chart->tickInterval(0)))
+        << chart->title().toStdString() << " " << chart->tickInterval(0);
+    for (const QString& label : chart->shownAxisLabels(Qt::AlignLeft))
+      EXPECT_FALSE(label.contains(QStringLiteral(".25")) || label.contains(QStringLiteral(".75")))
+          << chart->title().toStdString() << ": " << label.toStdString();
+    for (const auto& cut : cutTexts(*chart, chart->title().toStdString()))
+      ADD_FAILURE() << "cut: " << cut;
+  }
+}
+
+}  // namespace
+}  // namespace ayar
