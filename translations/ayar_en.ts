@@ -673,10 +673,6 @@
         <translation>End-to-end latency</translation>
     </message>
     <message>
-        <source> (ms)</source>
-        <translation> (ms)</translation>
-    </message>
-    <message>
         <source>requests</source>
         <translation>requests</translation>
     </message>
@@ -687,6 +683,10 @@
     <message>
         <source>No run shown yet: start one from Setup or open one from History.</source>
         <translation>No run shown yet: start one from Setup or open one from History.</translation>
+    </message>
+    <message>
+        <source>token intervals</source>
+        <translation>token intervals</translation>
     </message>
 </context>
 <context>

@@ -669,10 +669,6 @@
         <translation>Uçtan uca gecikme</translation>
     </message>
     <message>
-        <source> (ms)</source>
-        <translation> (ms)</translation>
-    </message>
-    <message>
         <source>requests</source>
         <translation>istek</translation>
     </message>
@@ -683,6 +679,10 @@
     <message>
         <source>No run shown yet: start one from Setup or open one from History.</source>
         <translation>Henüz gösterilen çalıştırma yok: Kurulum&apos;dan başlatın ya da Geçmiş&apos;ten açın.</translation>
+    </message>
+    <message>
+        <source>token intervals</source>
+        <translation>token aralıkları</translation>
     </message>
 </context>
 <context>

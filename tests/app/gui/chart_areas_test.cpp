@@ -63,6 +63,24 @@ std::vector<std::string> cutTexts(const ChartWidget& chart, const std::string& w
   return cut;
 }
 
+// Every row of the table lies inside its viewport: nothing to scroll to.
+bool showsEveryRow(const QTableView& table) {
+  const QAbstractItemModel* model = table.model();
+  if (!model || model->rowCount() == 0) return false;
+  for (int r = 0; r < model->rowCount(); ++r) {
+    if (!table.viewport()->rect().contains(table.visualRect(model->index(r, 0)))) return false;
+  }
+  return true;
+}
+
+// The English number text with its separators swapped, as Turkish writes it: "1,234.5" -> "1.234,5".
+QString inTurkish(QString english) {
+  english.replace(QLatin1Char(','), QChar(0x1));
+  english.replace(QLatin1Char('.'), QLatin1Char(','));
+  english.replace(QChar(0x1), QLatin1Char('.'));
+  return english;
+}
+
 TEST(Live, TtftLatencyAndLoadAreEachReadOnAnAxisOfTheirOwnWithRoundTicks) {
   test::clearSettings();
   test::TempDir dir;
@@ -108,6 +126,80 @@ TEST(Live, TtftLatencyAndLoadAreEachReadOnAnAxisOfTheirOwnWithRoundTicks) {
     for (const auto& cut : cutTexts(*chart, chart->title().toStdString()))
       ADD_FAILURE() << "cut: " << cut;
   }
+}
+
+TEST(Results, ChartsCountTokenIntervalsAndFollowALanguageSwitchAtRunTime) {
+  test::clearSettings();
+  test::TempDir dir;
+  MainWindow window({dir / "ayar.db", QStringLiteral("en")});
+  window.resize(1600, 1000);
+  window.show();
+  ASSERT_GT(runToTheEnd(window, test::simRunSpec(40, 4, 200, 100.0, "results")), 0);
+  settle();
+  ResultsPage* results = window.resultsPage();
+  DistributionChart* itl = results->chart(LatencyMetric::Itl);
+  DistributionChart* ttft = results->chart(LatencyMetric::Ttft);
+  EXPECT_EQ(itl->countAxisTitle(), QStringLiteral("token intervals"));
+  EXPECT_TRUE(itl->legendTexts().front().startsWith(QStringLiteral("token intervals")));
+  EXPECT_EQ(ttft->countAxisTitle(), QStringLiteral("requests"));
+  EXPECT_EQ(ttft->valueAxisTitle(), QStringLiteral("TTFT (ms)"));
+  static const QRegularExpression marker(QStringLiteral("^p\\d+ \\d+\\.\\d+ ms$"));
+  const QStringList englishLegend = ttft->legendTexts();
+  ASSERT_GE(englishLegend.size(), 3);
+  for (const QString& text : englishLegend.mid(2))
+    EXPECT_TRUE(marker.match(text).hasMatch()) << text.toStdString();
+  // Axis labels as drawn, of every chart's value and count axes: a decimal point or a thousands
+  // separator among them (which ones depends on the timings).
+  std::vector<DistributionChart*> charts;
+  for (LatencyMetric metric : kAllLatencyMetrics)
+    charts.push_back(results->chart(metric));
+  auto labelsOf = [&] {
+    std::vector<QStringList> labels;
+    for (DistributionChart* chart : charts) {
+      labels.push_back(chart->shownAxisLabels(Qt::AlignBottom));
+      labels.push_back(chart->shownAxisLabels(Qt::AlignLeft));
+    }
+    return labels;
+  };
+  const std::vector<QStringList> englishLabels = labelsOf();
+  bool separators = false;
+  for (const QStringList& axis : englishLabels) {
+    EXPECT_GE(axis.size(), 2);
+    for (const QString& label : axis)
+      separators = separators || label.contains(QLatin1Char('.')) || label.contains(QLatin1Char(','));
+  }
+  EXPECT_TRUE(separators) << "no separator to see changed";
+
+  // Every figure in view, rows as tall as a line of text.
+  EXPECT_TRUE(showsEveryRow(*results->summaryView()->table()));
+
+  window.setLanguage(QStringLiteral("tr"));
+  settle();
+  EXPECT_EQ(itl->countAxisTitle(), QStringLiteral("token aralıkları"));
+  EXPECT_TRUE(itl->legendTexts().front().startsWith(QStringLiteral("token aralıkları")));
+  EXPECT_EQ(ttft->countAxisTitle(), QStringLiteral("istek"));
+  EXPECT_TRUE(ttft->legendTexts().front().startsWith(QStringLiteral("istek")));
+  const QStringList turkishLegend = ttft->legendTexts();
+  ASSERT_EQ(turkishLegend.size(), englishLegend.size());
+  for (int i = 2; i < englishLegend.size(); ++i)
+    EXPECT_EQ(turkishLegend[i], inTurkish(englishLegend[i]));
+  const std::vector<QStringList> turkishLabels = labelsOf();
+  for (std::size_t i = 0; i < englishLabels.size(); ++i) {
+    QStringList expected;
+    for (const QString& label : englishLabels[i])
+      expected.append(inTurkish(label));
+    EXPECT_EQ(turkishLabels[i], expected) << expected.join(QLatin1Char('|')).toStdString();
+  }
+  // Seconds are "sn" in Turkish.
+  EXPECT_EQ(results->chart(LatencyMetric::E2el)->valueAxisTitle(),
+            results->chart(LatencyMetric::E2el)->valueUnitMs() > 1
+                ? QStringLiteral("Uçtan uca gecikme (sn)")
+                : QStringLiteral("Uçtan uca gecikme (ms)"));
+
+  window.setLanguage(QStringLiteral("en"));
+  settle();
+  EXPECT_EQ(ttft->legendTexts(), englishLegend);
+  EXPECT_EQ(labelsOf(), englishLabels);
 }
 
 }  // namespace
