@@ -86,14 +86,6 @@
         <translation>Choose a baseline and tick at least one candidate.</translation>
     </message>
     <message>
-        <source> (ms)</source>
-        <translation> (ms)</translation>
-    </message>
-    <message>
-        <source>requests</source>
-        <translation>requests</translation>
-    </message>
-    <message>
         <source>CDF (%)</source>
         <translation>CDF (%)</translation>
     </message>
@@ -120,6 +112,34 @@
     <message>
         <source>Report language</source>
         <translation>Report language</translation>
+    </message>
+    <message>
+        <source>Logarithmic axis</source>
+        <translation>Logarithmic axis</translation>
+    </message>
+    <message>
+        <source>Powers of ten on the value axis, for runs far apart; chosen when the medians differ tenfold or more</source>
+        <translation>Powers of ten on the value axis, for runs far apart; chosen when the medians differ tenfold or more</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>Every request of the run was sent and answered.</source>
+        <translation>Every request of the run was sent and answered.</translation>
+    </message>
+    <message>
+        <source>Stopped: the figures cover the requests that finished before the stop.</source>
+        <translation>Stopped: the figures cover the requests that finished before the stop.</translation>
+    </message>
+    <message>
+        <source>Interrupted when Ayar stopped: the figures cover the requests that finished.</source>
+        <translation>Interrupted when Ayar stopped: the figures cover the requests that finished.</translation>
+    </message>
+    <message>
+        <source>The run failed: its figures may be missing or partial.</source>
+        <translation>The run failed: its figures may be missing or partial.</translation>
     </message>
 </context>
 <context>

@@ -86,14 +86,6 @@
         <translation>Bir temel çalıştırma seçin ve en az bir adayı işaretleyin.</translation>
     </message>
     <message>
-        <source> (ms)</source>
-        <translation> (ms)</translation>
-    </message>
-    <message>
-        <source>requests</source>
-        <translation>istek</translation>
-    </message>
-    <message>
         <source>CDF (%)</source>
         <translation>CDF (%)</translation>
     </message>
@@ -120,6 +112,34 @@
     <message>
         <source>Report language</source>
         <translation>Rapor dili</translation>
+    </message>
+    <message>
+        <source>Logarithmic axis</source>
+        <translation>Logaritmik eksen</translation>
+    </message>
+    <message>
+        <source>Powers of ten on the value axis, for runs far apart; chosen when the medians differ tenfold or more</source>
+        <translation>Değer ekseninde onun kuvvetleri, birbirinden çok farklı çalıştırmalar için; medyanlar on kat ya da daha fazla ayrıldığında kendiliğinden seçilir</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>Every request of the run was sent and answered.</source>
+        <translation>Çalıştırmanın her isteği gönderildi ve yanıtlandı.</translation>
+    </message>
+    <message>
+        <source>Stopped: the figures cover the requests that finished before the stop.</source>
+        <translation>Durduruldu: ölçümler, durdurulmadan önce biten istekleri kapsar.</translation>
+    </message>
+    <message>
+        <source>Interrupted when Ayar stopped: the figures cover the requests that finished.</source>
+        <translation>Ayar kapanırken yarıda kaldı: ölçümler biten istekleri kapsar.</translation>
+    </message>
+    <message>
+        <source>The run failed: its figures may be missing or partial.</source>
+        <translation>Çalıştırma başarısız oldu: ölçümleri eksik ya da kısmi olabilir.</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,7 @@
 #include "app/gui/compare_page.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
 #include <QEvent>
@@ -11,6 +12,8 @@
 #include <QListWidget>
 #include <QLocale>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QVBoxLayout>
 
@@ -38,8 +41,11 @@ ComparePage::ComparePage(HistoryModel* history, QWidget* parent) : QWidget(paren
   m_candidates->setMaximumHeight(72);
   m_metricLabel = new QLabel(this);
   m_metric = new QComboBox(this);
+  m_metric->setObjectName(QStringLiteral("distributionFigure"));
   for (int i = 0; i < 4; ++i)
     m_metric->addItem(QString());
+  m_logScale = new QCheckBox(this);
+  m_logScale->setObjectName(QStringLiteral("logScale"));
   m_compare = new QPushButton(this);
   m_copy = new QPushButton(this);
   m_export = new QPushButton(this);
@@ -60,8 +66,9 @@ ComparePage::ComparePage(HistoryModel* history, QWidget* parent) : QWidget(paren
   choose->addWidget(m_baseline, 0, 1);
   choose->addWidget(m_metricLabel, 0, 2);
   choose->addWidget(m_metric, 0, 3);
+  choose->addWidget(m_logScale, 0, 4);
   choose->addWidget(m_candidatesLabel, 1, 0, Qt::AlignTop);
-  choose->addWidget(m_candidates, 1, 1, 1, 3);
+  choose->addWidget(m_candidates, 1, 1, 1, 4);
   auto* buttons = new QVBoxLayout;
   buttons->addWidget(m_compare);
   buttons->addWidget(m_copy);
@@ -69,25 +76,48 @@ ComparePage::ComparePage(HistoryModel* history, QWidget* parent) : QWidget(paren
   buttons->addWidget(m_reportLanguageLabel);
   buttons->addWidget(m_reportLanguage);
   buttons->addStretch(1);
-  choose->addLayout(buttons, 0, 4, 2, 1);
+  choose->addLayout(buttons, 0, 5, 2, 1);
   choose->setColumnStretch(1, 1);
 
-  auto* charts = new QSplitter(Qt::Horizontal, this);
+  // The table shows every row; the charts take the height left, and never less than a readable
+  // height: on a small screen the area scrolls rather than squeezing either.
+  auto* content = new QWidget(this);
+  auto* charts = new QSplitter(Qt::Horizontal, content);
   charts->addWidget(m_cdf);
   charts->addWidget(m_box);
-  auto* splitter = new QSplitter(Qt::Vertical, this);
-  splitter->addWidget(m_table);
-  splitter->addWidget(charts);
-  splitter->setStretchFactor(0, 2);
-  splitter->setStretchFactor(1, 3);
-  splitter->setSizes({300, 480});
+  charts->setChildrenCollapsible(false);
+  charts->setMinimumHeight(kMinimumChartHeight);
+  m_table->setParent(content);
+  m_table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  auto* contentLayout = new QVBoxLayout(content);
+  contentLayout->setContentsMargins(0, 0, 0, 0);
+  contentLayout->addWidget(m_table);
+  contentLayout->addWidget(charts, 1);
+  m_scroll = new QScrollArea(this);
+  m_scroll->setObjectName(QStringLiteral("compareScroll"));
+  m_scroll->setWidget(content);
+  m_scroll->setWidgetResizable(true);
+  m_scroll->setFrameShape(QFrame::NoFrame);
+  m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(choose);
-  layout->addWidget(splitter, 1);
+  layout->addWidget(m_scroll, 1);
+  const auto fitTable = [this] { m_table->setFixedHeight(m_table->heightForAllRows()); };
+  connect(m_model, &QAbstractItemModel::modelReset, this, fitTable);
+  connect(m_model, &QAbstractItemModel::headerDataChanged, this, fitTable);
+  fitTable();
 
   connect(m_history, &QAbstractItemModel::modelReset, this, &ComparePage::refillChoices);
   connect(m_compare, &QPushButton::clicked, this, &ComparePage::compareChosen);
-  connect(m_metric, &QComboBox::currentIndexChanged, this, &ComparePage::showMetric);
+  connect(m_metric, &QComboBox::currentIndexChanged, this, [this] {
+    chooseScale();
+    showMetric();
+  });
+  connect(m_logScale, &QCheckBox::toggled, this, [this](bool logarithmic) {
+    m_cdf->setLogScale(logarithmic);
+    m_box->setLogScale(logarithmic);
+  });
+  connect(m_baseline, &QComboBox::currentIndexChanged, this, [this] { fillCandidates(checkedCandidates()); });
   connect(m_export, &QPushButton::clicked, this, [this] {
     if (m_runs.empty()) {
       emit failed(tr("Compare runs first, then export the comparison."));
@@ -110,6 +140,10 @@ void ComparePage::retranslate() {
   m_baselineLabel->setText(tr("Baseline"));
   m_candidatesLabel->setText(tr("Candidates"));
   m_metricLabel->setText(tr("Distribution"));
+  m_logScale->setText(tr("Logarithmic axis"));
+  m_logScale->setToolTip(
+      tr("Powers of ten on the value axis, for runs far apart; chosen when the "
+         "medians differ tenfold or more"));
   m_metric->setItemText(0, QStringLiteral("TTFT"));
   m_metric->setItemText(1, QStringLiteral("TPOT"));
   m_metric->setItemText(2, QStringLiteral("ITL"));
@@ -125,6 +159,7 @@ void ComparePage::retranslate() {
       QLocale());
   m_cdf->setTitle(tr("CDF"));
   m_box->setTitle(tr("Box plot"));
+  refillChoices();  // the runs' statuses are words of the UI language
   showMetric();
 }
 
@@ -138,26 +173,88 @@ void ComparePage::setDark(bool dark) {
   m_box->setDark(dark);
 }
 
-void ComparePage::refillChoices() {
-  const qint64 baseline = m_baseline->currentData().toLongLong();
+QList<qint64> ComparePage::checkedCandidates() const {
   QList<qint64> checked;
   for (int i = 0; i < m_candidates->count(); ++i) {
     if (m_candidates->item(i)->checkState() == Qt::Checked)
       checked.append(m_candidates->item(i)->data(Qt::UserRole).toLongLong());
   }
-  m_baseline->clear();
+  return checked;
+}
+
+void ComparePage::refillChoices() {
+  const QVariant previous = m_baseline->currentData();
+  const QList<qint64> checked = checkedCandidates();
+  {
+    const QSignalBlocker blocker(m_baseline);
+    m_baseline->clear();
+    int newestCompleted = -1;
+    for (const StoredRun& run : m_history->runs()) {
+      if (run.status == RunStatus::Running) continue;
+      if (newestCompleted < 0 && run.status == RunStatus::Completed) newestCompleted = m_baseline->count();
+      m_baseline->addItem(choiceText(run), QVariant::fromValue<qint64>(run.id));
+      m_baseline->setItemData(m_baseline->count() - 1, choiceToolTip(run), Qt::ToolTipRole);
+    }
+    // The runs come newest first. Without an earlier choice, the newest run that completed is the
+    // baseline: a stopped, failed or interrupted run measured only part of its load.
+    const int index = previous.isValid() ? m_baseline->findData(previous) : -1;
+    m_baseline->setCurrentIndex(index >= 0 ? index : std::max(0, newestCompleted));
+  }
+  fillCandidates(checked);
+}
+
+void ComparePage::fillCandidates(const QList<qint64>& checked) {
+  const qint64 baseline = m_baseline->currentIndex() >= 0 ? m_baseline->currentData().toLongLong() : -1;
   m_candidates->clear();
   for (const StoredRun& run : m_history->runs()) {
-    if (run.status == RunStatus::Running) continue;
-    const QString name = HistoryModel::runName(run);
-    m_baseline->addItem(name, QVariant::fromValue<qint64>(run.id));
-    auto* item = new QListWidgetItem(name, m_candidates);
+    // A run is not its own candidate.
+    if (run.status == RunStatus::Running || run.id == baseline) continue;
+    auto* item = new QListWidgetItem(choiceText(run), m_candidates);
     item->setData(Qt::UserRole, QVariant::fromValue<qint64>(run.id));
+    item->setToolTip(choiceToolTip(run));
     item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
     item->setCheckState(checked.contains(run.id) ? Qt::Checked : Qt::Unchecked);
+    if (run.status != RunStatus::Completed) {
+      // Set apart (in either theme): its figures cover only part of its load.
+      QFont font = item->font();
+      font.setItalic(true);
+      item->setFont(font);
+    }
   }
-  const int index = m_baseline->findData(QVariant::fromValue<qint64>(baseline));
-  if (index >= 0) m_baseline->setCurrentIndex(index);
+}
+
+QString ComparePage::choiceText(const StoredRun& run) {
+  return tr("%1 · %2").arg(HistoryModel::runName(run), HistoryModel::statusText(run.status));
+}
+
+QString ComparePage::choiceToolTip(const StoredRun& run) {
+  switch (run.status) {
+    case RunStatus::Completed:
+      return tr("Every request of the run was sent and answered.");
+    case RunStatus::Cancelled:
+      return tr("Stopped: the figures cover the requests that finished before the stop.");
+    case RunStatus::Interrupted:
+      return tr("Interrupted when Ayar stopped: the figures cover the requests that finished.");
+    case RunStatus::Failed:
+      return tr("The run failed: its figures may be missing or partial.");
+    case RunStatus::Running:
+      break;
+  }
+  return {};
+}
+
+void ComparePage::chooseScale() {
+  // Medians ten times apart squeeze the closer runs into a line on a linear axis.
+  if (m_runs.empty()) return;
+  const LatencyMetric metric = kAllLatencyMetrics[std::max(0, m_metric->currentIndex())];
+  double lo = 0, hi = 0;
+  for (const LoadedRun& run : m_runs) {
+    const double median = BoxFigures::of(latencyValuesMs(run.records, metric)).median;
+    if (!(median > 0)) continue;
+    lo = lo > 0 ? std::min(lo, median) : median;
+    hi = std::max(hi, median);
+  }
+  m_logScale->setChecked(lo > 0 && hi >= 10.0 * lo);
 }
 
 void ComparePage::compareChosen() {
@@ -189,21 +286,20 @@ void ComparePage::compare(std::int64_t baseline, const std::vector<std::int64_t>
     compared.push_back({m_runs[i].name, m_runs[i].summary});
   m_model->setComparison({m_runs[0].name, m_runs[0].summary}, std::move(compared));
   // Show the choice the comparison was made of.
-  const int index = m_baseline->findData(QVariant::fromValue<qint64>(baseline));
-  if (index >= 0) m_baseline->setCurrentIndex(index);
-  for (int i = 0; i < m_candidates->count(); ++i) {
-    const qint64 id = m_candidates->item(i)->data(Qt::UserRole).toLongLong();
-    const bool chosen = std::find(candidates.begin(), candidates.end(), id) != candidates.end();
-    m_candidates->item(i)->setCheckState(chosen ? Qt::Checked : Qt::Unchecked);
+  {
+    const QSignalBlocker blocker(m_baseline);
+    const int index = m_baseline->findData(QVariant::fromValue<qint64>(baseline));
+    if (index >= 0) m_baseline->setCurrentIndex(index);
   }
+  fillCandidates(QList<qint64>(candidates.begin(), candidates.end()));
+  chooseScale();
   showMetric();
 }
 
 void ComparePage::showMetric() {
   const LatencyMetric metric = kAllLatencyMetrics[std::max(0, m_metric->currentIndex())];
-  const QString unit = m_metric->currentText() + tr(" (ms)");
-  m_cdf->setAxisTitles(unit, tr("requests"), tr("CDF (%)"));
-  m_box->setValueTitle(unit);
+  m_cdf->setFigure(m_metric->currentText(), QString(), tr("CDF (%)"));
+  m_box->setFigure(m_metric->currentText());
   if (m_runs.empty()) return;
   QList<Distribution> distributions, boxes;
   for (const LoadedRun& run : m_runs) {

@@ -6,10 +6,12 @@
 #include "app/gui/stored_run.h"
 #include "core/report/report_text.h"
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QListWidget;
 class QPushButton;
+class QScrollArea;
 
 namespace ayar {
 
@@ -19,9 +21,10 @@ class ComparisonTableView;
 class DistributionChart;
 class HistoryModel;
 
-// The Compare area: a baseline and one or more candidates from the store; their CDFs overlaid and
-// their box plots for the chosen latency figure, and the seeds' table (scenario | baseline |
-// candidate | ratio).
+// The Compare area: a baseline and one or more candidates from the store (each with its status; the
+// baseline is not among the candidates; by default the newest completed run); their CDFs overlaid and
+// their box plots for the chosen latency figure, on a logarithmic axis when the runs lie far apart,
+// and the seeds' table (scenario | baseline | candidate | ratio).
 class ComparePage : public QWidget {
   Q_OBJECT
 
@@ -40,6 +43,9 @@ class ComparePage : public QWidget {
 
   ComparisonTableModel* tableModel() const { return m_model; }
   ComparisonTableView* tableView() const { return m_table; }
+  QComboBox* baselineChoice() const { return m_baseline; }
+  QListWidget* candidateChoices() const { return m_candidates; }
+  QCheckBox* logScaleChoice() const { return m_logScale; }
   DistributionChart* cdfChart() const { return m_cdf; }
   BoxPlotChart* boxChart() const { return m_box; }
   const std::vector<LoadedRun>& runs() const { return m_runs; }
@@ -53,14 +59,23 @@ class ComparePage : public QWidget {
  private:
   void retranslate();
   void refillChoices();
+  void fillCandidates(const QList<qint64>& checked);
+  QList<qint64> checkedCandidates() const;
+  static QString choiceText(const StoredRun& run);
+  static QString choiceToolTip(const StoredRun& run);
   void compareChosen();
+  // Ticks the logarithmic axis when the runs' medians of the shown figure lie ten times apart.
+  void chooseScale();
   void showMetric();
 
   HistoryModel* m_history;
   ResultStore* m_store = nullptr;
   QComboBox* m_baseline = nullptr;
   QListWidget* m_candidates = nullptr;
+  static constexpr int kMinimumChartHeight = 320;
+  QScrollArea* m_scroll = nullptr;
   QComboBox* m_metric = nullptr;
+  QCheckBox* m_logScale = nullptr;
   QPushButton* m_compare = nullptr;
   QPushButton* m_copy = nullptr;
   QPushButton* m_export = nullptr;

@@ -202,5 +202,83 @@ TEST(Results, ChartsCountTokenIntervalsAndFollowALanguageSwitchAtRunTime) {
   EXPECT_EQ(labelsOf(), englishLabels);
 }
 
+TEST(Compare, TheDefaultBaselineIsTheNewestCompletedRunAndCandidatesShowTheirStatusWithoutIt) {
+  test::clearSettings();
+  test::TempDir dir;
+  {
+    // A completed run, then a newer one that was stopped, as a store holds them after a restart.
+    ResultStore store(dir / "ayar.db");
+    auto runs = readImportedRuns(AYAR_INTEROP_FIXTURES "/vllm_detailed.json");
+    ASSERT_FALSE(runs.empty());
+    FinishedRun completed = toFinishedRun(runs.front());
+    completed.info.label = "completed";
+    store.addFinishedRun(completed);
+    FinishedRun stopped = toFinishedRun(runs.front());
+    stopped.info.label = "stopped";
+    stopped.status = RunStatus::Cancelled;
+    store.addFinishedRun(stopped);
+  }
+  MainWindow window({dir / "ayar.db", QStringLiteral("en")});
+  window.show();
+  ComparePage* compare = window.comparePage();
+  ASSERT_EQ(compare->baselineChoice()->count(), 2);
+  EXPECT_TRUE(compare->baselineChoice()->currentText().startsWith(QStringLiteral("#1 completed")))
+      << compare->baselineChoice()->currentText().toStdString();
+  EXPECT_TRUE(compare->baselineChoice()->currentText().endsWith(QStringLiteral("· completed")));
+  QListWidget* candidates = compare->candidateChoices();
+  ASSERT_EQ(candidates->count(), 1) << "the baseline is not its own candidate";
+  EXPECT_TRUE(candidates->item(0)->text().startsWith(QStringLiteral("#2 stopped")));
+  EXPECT_TRUE(candidates->item(0)->text().endsWith(QStringLiteral("· stopped")));
+  EXPECT_FALSE(candidates->item(0)->toolTip().isEmpty());
+
+  // Choosing the other run as the baseline puts the first one among the candidates, tick kept.
+  candidates->item(0)->setCheckState(Qt::Checked);
+  compare->baselineChoice()->setCurrentIndex(0);
+  ASSERT_EQ(candidates->count(), 1);
+  EXPECT_TRUE(candidates->item(0)->text().startsWith(QStringLiteral("#1 completed")));
+
+  window.setLanguage(QStringLiteral("tr"));
+  EXPECT_TRUE(compare->baselineChoice()->currentText().endsWith(QStringLiteral("· durduruldu")))
+      << compare->baselineChoice()->currentText().toStdString();
+  EXPECT_TRUE(candidates->item(0)->text().endsWith(QStringLiteral("· tamamlandı")))
+      << candidates->item(0)->text().toStdString();
+}
+
+TEST(Compare, RunsTenTimesApartAreDrawnOnALogarithmicAxisThatTheUserCanTurnOff) {
+  test::clearSettings();
+  test::TempDir dir;
+  MainWindow window({dir / "ayar.db", QStringLiteral("en")});
+  window.show();
+  const qint64 fast = runToTheEnd(window, test::simRunSpec(20, 4, 100, 100.0, "fast"));
+  const qint64 slow = runToTheEnd(window, test::simRunSpec(400, 4, 100, 100.0, "slow"));
+  const qint64 close = runToTheEnd(window, test::simRunSpec(30, 4, 60, 100.0, "close"));
+  ASSERT_GT(close, slow);
+  ASSERT_GT(slow, fast);
+  window.compareRuns(slow, {fast});
+  settle();
+  ComparePage* compare = window.comparePage();
+  EXPECT_TRUE(compare->logScaleChoice()->isChecked());
+  EXPECT_TRUE(compare->cdfChart()->logScale());
+  EXPECT_TRUE(compare->boxChart()->logScale());
+  // Powers of ten around both runs, labelled.
+  EXPECT_NEAR(compare->cdfChart()->valueRange()[0], 10.0, 0.01);
+  EXPECT_DOUBLE_EQ(compare->cdfChart()->valueRange()[1], 1000.0);
+  EXPECT_EQ(compare->cdfChart()->shownAxisLabels(Qt::AlignBottom),
+            (QStringList{QStringLiteral("10"), QStringLiteral("100"), QStringLiteral("1,000")}));
+  EXPECT_EQ(compare->boxChart()->shownAxisLabels(Qt::AlignLeft),
+            (QStringList{QStringLiteral("10"), QStringLiteral("100"), QStringLiteral("1,000")}));
+
+  EXPECT_TRUE(showsEveryRow(*compare->tableView()));
+
+  compare->logScaleChoice()->setChecked(false);
+  EXPECT_FALSE(compare->cdfChart()->logScale());
+  EXPECT_FALSE(compare->boxChart()->logScale());
+  EXPECT_EQ(compare->boxChart()->valueRange()[0], 0.0);
+
+  // Runs close together stay on a linear axis.
+  window.compareRuns(fast, {close});
+  EXPECT_FALSE(compare->logScaleChoice()->isChecked());
+}
+
 }  // namespace
 }  // namespace ayar
