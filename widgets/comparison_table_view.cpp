@@ -36,6 +36,14 @@ int ComparisonTableView::heightForAllRows() const {
          2 * frameWidth() + scrollBar;
 }
 
+int ComparisonTableView::widthForAllColumns() const {
+  int width = 2 * frameWidth();
+  if (!model()) return width;
+  for (int c = 0; c < model()->columnCount(); ++c)
+    width += std::max(sizeHintForColumn(c), horizontalHeader()->sectionSizeHint(c));
+  return width;
+}
+
 QString ComparisonTableView::toTabSeparated() const {
   const QAbstractItemModel* m = model();
   if (!m) return {};

@@ -16,8 +16,9 @@ class ComparisonTableView : public QTableView {
   void setComparisonModel(ComparisonTableModel* model);
   // The table as tab-separated text with its header, for the clipboard.
   QString toTabSeparated() const;
-  // The height that shows every row without scrolling.
+  // The height that shows every row without scrolling, and the width that shows every cell whole.
   int heightForAllRows() const;
+  int widthForAllColumns() const;
 };
 
 }  // namespace ayar

@@ -15,6 +15,7 @@
 #include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSplitter>
+#include <QStyle>
 #include <QVBoxLayout>
 
 #include "app/gui/history_model.h"
@@ -79,20 +80,21 @@ ComparePage::ComparePage(HistoryModel* history, QWidget* parent) : QWidget(paren
   choose->addLayout(buttons, 0, 5, 2, 1);
   choose->setColumnStretch(1, 1);
 
-  // The table shows every row; the charts take the height left, and never less than a readable
-  // height: on a small screen the area scrolls rather than squeezing either.
+  // The table shows every row and the charts keep a readable size: beside each other in a wide
+  // window, one above the other in a narrow one, where the area scrolls rather than squeezing either.
   auto* content = new QWidget(this);
-  auto* charts = new QSplitter(Qt::Horizontal, content);
-  charts->addWidget(m_cdf);
-  charts->addWidget(m_box);
-  charts->setChildrenCollapsible(false);
-  charts->setMinimumHeight(kMinimumChartHeight);
+  m_charts = new QSplitter(Qt::Horizontal, content);
+  m_charts->addWidget(m_cdf);
+  m_charts->addWidget(m_box);
+  m_charts->setChildrenCollapsible(false);
+  m_charts->setStretchFactor(0, 1);
+  m_charts->setStretchFactor(1, 1);
   m_table->setParent(content);
   m_table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  auto* contentLayout = new QVBoxLayout(content);
-  contentLayout->setContentsMargins(0, 0, 0, 0);
-  contentLayout->addWidget(m_table);
-  contentLayout->addWidget(charts, 1);
+  m_body = new QBoxLayout(QBoxLayout::TopToBottom, content);
+  m_body->setContentsMargins(0, 0, 0, 0);
+  m_body->addWidget(m_table, 0, Qt::AlignTop);
+  m_body->addWidget(m_charts, 1);
   m_scroll = new QScrollArea(this);
   m_scroll->setObjectName(QStringLiteral("compareScroll"));
   m_scroll->setWidget(content);
@@ -102,10 +104,9 @@ ComparePage::ComparePage(HistoryModel* history, QWidget* parent) : QWidget(paren
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(choose);
   layout->addWidget(m_scroll, 1);
-  const auto fitTable = [this] { m_table->setFixedHeight(m_table->heightForAllRows()); };
-  connect(m_model, &QAbstractItemModel::modelReset, this, fitTable);
-  connect(m_model, &QAbstractItemModel::headerDataChanged, this, fitTable);
-  fitTable();
+  connect(m_model, &QAbstractItemModel::modelReset, this, &ComparePage::arrange);
+  connect(m_model, &QAbstractItemModel::headerDataChanged, this, &ComparePage::arrange);
+  arrange();
 
   connect(m_history, &QAbstractItemModel::modelReset, this, &ComparePage::refillChoices);
   connect(m_compare, &QPushButton::clicked, this, &ComparePage::compareChosen);
@@ -161,6 +162,40 @@ void ComparePage::retranslate() {
   m_box->setTitle(tr("Box plot"));
   refillChoices();  // the runs' statuses are words of the UI language
   showMetric();
+}
+
+void ComparePage::arrange() {
+  // From the page's own width: in its resize event the scroll area inside still has its old size.
+  const QMargins margins = layout()->contentsMargins();
+  const int width =
+      this->width() - margins.left() - margins.right() - style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+  const int tableWidth = m_table->widthForAllColumns();
+  const bool sideBySide = width - tableWidth - m_body->spacing() >= kChartWidthBesideTable;
+  m_table->setFixedHeight(m_table->heightForAllRows());
+  const Qt::Orientation orientation = sideBySide ? Qt::Vertical : Qt::Horizontal;
+  if (m_charts->orientation() != orientation) {
+    m_charts->setOrientation(orientation);
+    m_charts->setSizes({1, 1});  // the two charts alike
+  }
+  if (sideBySide) {
+    m_body->setDirection(QBoxLayout::LeftToRight);
+    m_table->setFixedWidth(tableWidth);
+    m_charts->setMinimumHeight(2 * kChartHeightBesideTable);
+  } else {
+    m_body->setDirection(QBoxLayout::TopToBottom);
+    m_table->setMinimumWidth(0);
+    m_table->setMaximumWidth(QWIDGETSIZE_MAX);
+    m_charts->setMinimumHeight(kChartHeightBelowTable);
+  }
+}
+
+bool ComparePage::chartsBesideTable() const {
+  return m_body->direction() == QBoxLayout::LeftToRight;
+}
+
+void ComparePage::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  arrange();
 }
 
 void ComparePage::changeEvent(QEvent* event) {

@@ -6,12 +6,14 @@
 #include "app/gui/stored_run.h"
 #include "core/report/report_text.h"
 
+class QBoxLayout;
 class QCheckBox;
 class QComboBox;
 class QLabel;
 class QListWidget;
 class QPushButton;
 class QScrollArea;
+class QSplitter;
 
 namespace ayar {
 
@@ -24,7 +26,8 @@ class HistoryModel;
 // The Compare area: a baseline and one or more candidates from the store (each with its status; the
 // baseline is not among the candidates; by default the newest completed run); their CDFs overlaid and
 // their box plots for the chosen latency figure, on a logarithmic axis when the runs lie far apart,
-// and the seeds' table (scenario | baseline | candidate | ratio).
+// and the seeds' table (scenario | baseline | candidate | ratio) with every row in view, the charts
+// beside it in a wide window and below it in a narrow one.
 class ComparePage : public QWidget {
   Q_OBJECT
 
@@ -49,15 +52,19 @@ class ComparePage : public QWidget {
   DistributionChart* cdfChart() const { return m_cdf; }
   BoxPlotChart* boxChart() const { return m_box; }
   const std::vector<LoadedRun>& runs() const { return m_runs; }
+  // Whether the charts stand beside the table (a wide window) or below it.
+  bool chartsBesideTable() const;
 
  signals:
   void failed(const QString& message);
 
  protected:
   void changeEvent(QEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
 
  private:
   void retranslate();
+  void arrange();
   void refillChoices();
   void fillCandidates(const QList<qint64>& checked);
   QList<qint64> checkedCandidates() const;
@@ -72,8 +79,12 @@ class ComparePage : public QWidget {
   ResultStore* m_store = nullptr;
   QComboBox* m_baseline = nullptr;
   QListWidget* m_candidates = nullptr;
-  static constexpr int kMinimumChartHeight = 320;
+  static constexpr int kChartWidthBesideTable = 440;
+  static constexpr int kChartHeightBesideTable = 260;
+  static constexpr int kChartHeightBelowTable = 320;
   QScrollArea* m_scroll = nullptr;
+  QBoxLayout* m_body = nullptr;
+  QSplitter* m_charts = nullptr;
   QComboBox* m_metric = nullptr;
   QCheckBox* m_logScale = nullptr;
   QPushButton* m_compare = nullptr;
