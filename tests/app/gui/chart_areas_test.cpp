@@ -280,5 +280,74 @@ TEST(Compare, RunsTenTimesApartAreDrawnOnALogarithmicAxisThatTheUserCanTurnOff) 
   EXPECT_FALSE(compare->logScaleChoice()->isChecked());
 }
 
+// The areas at the screen sizes people use, in both languages: every legend, label and axis title
+// whole, every row of the figures and of the comparison in view, each chart of a readable size.
+TEST(ChartAreas, NothingIsCutAndTablesShowEveryRowAt1366x768And1920x1080InBothLanguages) {
+  test::clearSettings();
+  test::TempDir dir;
+  MainWindow window({dir / "ayar.db", QStringLiteral("en")});
+  window.show();
+  const qint64 a = runToTheEnd(window, test::simRunSpec(45, 6, 120, 100.0, "baseline"));
+  const qint64 b = runToTheEnd(window, test::simRunSpec(28, 4, 120, 100.0, "candidate"));
+  RunSpec eager = test::simRunSpec(60, 9, 120, 100.0, "eager execution");
+  const qint64 c = runToTheEnd(window, eager);
+  ASSERT_GT(c, b);
+  window.compareRuns(a, {b, c});
+  for (const QSize size : {QSize(1366, 768), QSize(1920, 1080)}) {
+    window.resize(size);
+    for (const char* language : {"en", "tr"}) {
+      window.setLanguage(QString::fromLatin1(language));
+      const std::string at =
+          std::to_string(size.width()) + "x" + std::to_string(size.height()) + " " + language;
+      std::vector<std::string> cut;
+      auto check = [&](const ChartWidget& chart, const char* name) {
+        for (auto& text : cutTexts(chart, at + " " + name))
+          cut.push_back(text);
+      };
+
+      window.showArea(MainWindow::ResultsArea);
+      settle();
+      for (LatencyMetric metric : kAllLatencyMetrics) {
+        const DistributionChart* chart = window.resultsPage()->chart(metric);
+        check(*chart, "results");
+        EXPECT_GE(chart->height(), 240) << at;
+        EXPECT_GE(chart->width(), 380) << at;
+      }
+      EXPECT_TRUE(showsEveryRow(*window.resultsPage()->summaryView()->table())) << at;
+      if (size.width() >= 1920) {
+        EXPECT_TRUE(window.resultsPage()->figuresBesideCharts())
+            << at << " window " << window.width() << "x" << window.height() << " page "
+            << window.resultsPage()->width() << " table "
+            << window.resultsPage()->summaryView()->tableWidthForAllColumns();
+      }
+
+      window.showArea(MainWindow::CompareArea);
+      settle();
+      ComparePage* compare = window.comparePage();
+      check(*compare->cdfChart(), "compare CDF");
+      check(*compare->boxChart(), "box plot");
+      EXPECT_FALSE(compare->boxChart()->categoryLabelsTruncated()) << at;
+      EXPECT_EQ(compare->cdfChart()->legendTexts().size(), 3);
+      EXPECT_TRUE(showsEveryRow(*compare->tableView())) << at;
+      for (const ChartWidget* chart :
+           {static_cast<ChartWidget*>(compare->cdfChart()), static_cast<ChartWidget*>(compare->boxChart())}) {
+        EXPECT_GE(chart->height(), 250) << at;
+        EXPECT_GE(chart->width(), 400) << at;
+      }
+      if (size.width() >= 1920) {
+        EXPECT_TRUE(compare->chartsBesideTable()) << at;
+      }
+
+      window.showArea(MainWindow::LiveArea);
+      settle();
+      check(*window.livePage()->latencyChart(), "live latency");
+      check(*window.livePage()->throughputChart(), "live throughput");
+      check(*window.livePage()->serverChart(), "live load");
+      for (const auto& text : cut)
+        ADD_FAILURE() << "cut short: " << text;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ayar
