@@ -2,6 +2,13 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en_US">
 <context>
+    <name>ayar::ChartLegendEntry</name>
+    <message>
+        <source>Click to hide or show this line</source>
+        <translation>Click to hide or show this line</translation>
+    </message>
+</context>
+<context>
     <name>ayar::ChartWidget</name>
     <message>
         <source>Reset zoom</source>
@@ -26,6 +33,18 @@
     <message>
         <source>SVG drawing (*.svg)</source>
         <translation>SVG drawing (*.svg)</translation>
+    </message>
+    <message>
+        <source>s</source>
+        <translation>s</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>ms</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
     </message>
 </context>
 <context>
@@ -67,14 +86,6 @@
         <translation>Choose a baseline and tick at least one candidate.</translation>
     </message>
     <message>
-        <source> (ms)</source>
-        <translation> (ms)</translation>
-    </message>
-    <message>
-        <source>requests</source>
-        <translation>requests</translation>
-    </message>
-    <message>
         <source>CDF (%)</source>
         <translation>CDF (%)</translation>
     </message>
@@ -106,12 +117,58 @@
         <source>Report written to %1</source>
         <translation>Report written to %1</translation>
     </message>
+    <message>
+        <source>Logarithmic axis</source>
+        <translation>Logarithmic axis</translation>
+    </message>
+    <message>
+        <source>Powers of ten on the value axis, for runs far apart; chosen when the medians differ tenfold or more</source>
+        <translation>Powers of ten on the value axis, for runs far apart; chosen when the medians differ tenfold or more</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>Every request of the run was sent and answered.</source>
+        <translation>Every request of the run was sent and answered.</translation>
+    </message>
+    <message>
+        <source>Stopped: the figures cover the requests that finished before the stop.</source>
+        <translation>Stopped: the figures cover the requests that finished before the stop.</translation>
+    </message>
+    <message>
+        <source>Interrupted when Ayar stopped: the figures cover the requests that finished.</source>
+        <translation>Interrupted when Ayar stopped: the figures cover the requests that finished.</translation>
+    </message>
+    <message>
+        <source>The run failed: its figures may be missing or partial.</source>
+        <translation>The run failed: its figures may be missing or partial.</translation>
+    </message>
 </context>
 <context>
     <name>ayar::ComparisonTableModel</name>
     <message>
         <source>Latencies: baseline / candidate. Throughputs: candidate / baseline. Above 1 the candidate is better.</source>
         <translation>Latencies: baseline / candidate. Throughputs: candidate / baseline. Above 1 the candidate is better.</translation>
+    </message>
+</context>
+<context>
+    <name>ayar::DistributionChart</name>
+    <message>
+        <source>%1 (s)</source>
+        <translation>%1 (s)</translation>
+    </message>
+    <message>
+        <source>%1 (ms)</source>
+        <translation>%1 (ms)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (%n outside the axis)</source>
+        <translation>
+            <numerusform>%1 (%n outside the axis)</numerusform>
+            <numerusform>%1 (%n outside the axis)</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -329,10 +386,6 @@
         <translation>time (s)</translation>
     </message>
     <message>
-        <source>ms</source>
-        <translation>ms</translation>
-    </message>
-    <message>
         <source>output tokens/s</source>
         <translation>output tokens/s</translation>
     </message>
@@ -347,10 +400,6 @@
     <message>
         <source>running</source>
         <translation>running</translation>
-    </message>
-    <message>
-        <source>KV cache use (%)</source>
-        <translation>KV cache use (%)</translation>
     </message>
     <message>
         <source>GPU (NVML)</source>
@@ -399,6 +448,50 @@
     <message>
         <source>Finished.</source>
         <translation>Finished.</translation>
+    </message>
+    <message>
+        <source>end-to-end latency</source>
+        <translation>end-to-end latency</translation>
+    </message>
+    <message>
+        <source>KV cache use</source>
+        <translation>KV cache use</translation>
+    </message>
+    <message>
+        <source>requests</source>
+        <translation>requests</translation>
+    </message>
+    <message>
+        <source>KV cache (%)</source>
+        <translation>KV cache (%)</translation>
+    </message>
+    <message>
+        <source>utilisation</source>
+        <translation>utilisation</translation>
+    </message>
+    <message>
+        <source>memory</source>
+        <translation>memory</translation>
+    </message>
+    <message>
+        <source>power</source>
+        <translation>power</translation>
+    </message>
+    <message>
+        <source>end-to-end (s)</source>
+        <translation>end-to-end (s)</translation>
+    </message>
+    <message>
+        <source>end-to-end (ms)</source>
+        <translation>end-to-end (ms)</translation>
+    </message>
+    <message>
+        <source>TTFT (s)</source>
+        <translation>TTFT (s)</translation>
+    </message>
+    <message>
+        <source>TTFT (ms)</source>
+        <translation>TTFT (ms)</translation>
     </message>
 </context>
 <context>
@@ -931,10 +1024,6 @@
         <translation>End-to-end latency</translation>
     </message>
     <message>
-        <source> (ms)</source>
-        <translation> (ms)</translation>
-    </message>
-    <message>
         <source>requests</source>
         <translation>requests</translation>
     </message>
@@ -955,6 +1044,10 @@
     <message>
         <source>The engine&apos;s log: %1</source>
         <translation>The engine&apos;s log: %1</translation>
+    </message>
+    <message>
+        <source>token intervals</source>
+        <translation>token intervals</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,13 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="tr_TR">
 <context>
+    <name>ayar::ChartLegendEntry</name>
+    <message>
+        <source>Click to hide or show this line</source>
+        <translation>Bu çizgiyi gizlemek ya da göstermek için tıklayın</translation>
+    </message>
+</context>
+<context>
     <name>ayar::ChartWidget</name>
     <message>
         <source>Reset zoom</source>
@@ -26,6 +33,18 @@
     <message>
         <source>SVG drawing (*.svg)</source>
         <translation>SVG çizimi (*.svg)</translation>
+    </message>
+    <message>
+        <source>s</source>
+        <translation>sn</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>ms</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
     </message>
 </context>
 <context>
@@ -67,14 +86,6 @@
         <translation>Bir temel çalıştırma seçin ve en az bir adayı işaretleyin.</translation>
     </message>
     <message>
-        <source> (ms)</source>
-        <translation> (ms)</translation>
-    </message>
-    <message>
-        <source>requests</source>
-        <translation>istek</translation>
-    </message>
-    <message>
         <source>CDF (%)</source>
         <translation>CDF (%)</translation>
     </message>
@@ -106,12 +117,57 @@
         <source>Report written to %1</source>
         <translation>Rapor %1 dosyasına yazıldı</translation>
     </message>
+    <message>
+        <source>Logarithmic axis</source>
+        <translation>Logaritmik eksen</translation>
+    </message>
+    <message>
+        <source>Powers of ten on the value axis, for runs far apart; chosen when the medians differ tenfold or more</source>
+        <translation>Değer ekseninde onun kuvvetleri, birbirinden çok farklı çalıştırmalar için; medyanlar on kat ya da daha fazla ayrıldığında kendiliğinden seçilir</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>Every request of the run was sent and answered.</source>
+        <translation>Çalıştırmanın her isteği gönderildi ve yanıtlandı.</translation>
+    </message>
+    <message>
+        <source>Stopped: the figures cover the requests that finished before the stop.</source>
+        <translation>Durduruldu: ölçümler, durdurulmadan önce biten istekleri kapsar.</translation>
+    </message>
+    <message>
+        <source>Interrupted when Ayar stopped: the figures cover the requests that finished.</source>
+        <translation>Ayar kapanırken yarıda kaldı: ölçümler biten istekleri kapsar.</translation>
+    </message>
+    <message>
+        <source>The run failed: its figures may be missing or partial.</source>
+        <translation>Çalıştırma başarısız oldu: ölçümleri eksik ya da kısmi olabilir.</translation>
+    </message>
 </context>
 <context>
     <name>ayar::ComparisonTableModel</name>
     <message>
         <source>Latencies: baseline / candidate. Throughputs: candidate / baseline. Above 1 the candidate is better.</source>
         <translation>Gecikmeler: temel / aday. İşlem hacimleri: aday / temel. 1&apos;in üstünde aday daha iyidir.</translation>
+    </message>
+</context>
+<context>
+    <name>ayar::DistributionChart</name>
+    <message>
+        <source>%1 (s)</source>
+        <translation>%1 (sn)</translation>
+    </message>
+    <message>
+        <source>%1 (ms)</source>
+        <translation>%1 (ms)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (%n outside the axis)</source>
+        <translation>
+            <numerusform>%1 (%n tanesi eksen dışında)</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -328,10 +384,6 @@
         <translation>zaman (sn)</translation>
     </message>
     <message>
-        <source>ms</source>
-        <translation>ms</translation>
-    </message>
-    <message>
         <source>output tokens/s</source>
         <translation>çıkış token/sn</translation>
     </message>
@@ -346,10 +398,6 @@
     <message>
         <source>running</source>
         <translation>sürüyor</translation>
-    </message>
-    <message>
-        <source>KV cache use (%)</source>
-        <translation>KV önbellek kullanımı (%)</translation>
     </message>
     <message>
         <source>GPU (NVML)</source>
@@ -398,6 +446,50 @@
     <message>
         <source>Finished.</source>
         <translation>Bitti.</translation>
+    </message>
+    <message>
+        <source>end-to-end latency</source>
+        <translation>uçtan uca gecikme</translation>
+    </message>
+    <message>
+        <source>KV cache use</source>
+        <translation>KV önbellek kullanımı</translation>
+    </message>
+    <message>
+        <source>requests</source>
+        <translation>istek</translation>
+    </message>
+    <message>
+        <source>KV cache (%)</source>
+        <translation>KV önbellek (%)</translation>
+    </message>
+    <message>
+        <source>utilisation</source>
+        <translation>kullanım</translation>
+    </message>
+    <message>
+        <source>memory</source>
+        <translation>bellek</translation>
+    </message>
+    <message>
+        <source>power</source>
+        <translation>güç</translation>
+    </message>
+    <message>
+        <source>end-to-end (s)</source>
+        <translation>uçtan uca (sn)</translation>
+    </message>
+    <message>
+        <source>end-to-end (ms)</source>
+        <translation>uçtan uca (ms)</translation>
+    </message>
+    <message>
+        <source>TTFT (s)</source>
+        <translation>TTFT (sn)</translation>
+    </message>
+    <message>
+        <source>TTFT (ms)</source>
+        <translation>TTFT (ms)</translation>
     </message>
 </context>
 <context>
@@ -928,10 +1020,6 @@
         <translation>Uçtan uca gecikme</translation>
     </message>
     <message>
-        <source> (ms)</source>
-        <translation> (ms)</translation>
-    </message>
-    <message>
         <source>requests</source>
         <translation>istek</translation>
     </message>
@@ -952,6 +1040,10 @@
     <message>
         <source>The engine&apos;s log: %1</source>
         <translation>Motorun günlüğü: %1</translation>
+    </message>
+    <message>
+        <source>token intervals</source>
+        <translation>token aralıkları</translation>
     </message>
 </context>
 <context>

@@ -8,6 +8,7 @@
 #include "widgets/distribution_chart.h"
 
 class QBarCategoryAxis;
+class QLogValueAxis;
 class QValueAxis;
 
 namespace ayar {
@@ -20,7 +21,10 @@ struct BoxFigures {
   bool operator==(const BoxFigures&) const = default;
 };
 
-// Box plots side by side, one per run, of one latency figure.
+// Box plots side by side, one per run, of one latency figure, in the colours the overlaid CDFs give
+// the same runs. A run's name under its box wraps onto more lines rather than being cut. The value
+// axis is linear from zero, or logarithmic for runs far apart; in milliseconds, or in seconds once
+// the boxes reach a second.
 class BoxPlotChart : public ChartWidget {
   Q_OBJECT
 
@@ -29,19 +33,38 @@ class BoxPlotChart : public ChartWidget {
   ~BoxPlotChart() override;
 
   void setDistributions(const QList<Distribution>& distributions);
+  // The figure's name ("TTFT"): the value axis reads "TTFT (ms)" or "TTFT (s)", as the values need.
+  void setFigure(const QString& figure);
+  // A title as given, the values always in milliseconds ("TTFT (ms)").
   void setValueTitle(const QString& title);
+  // A logarithmic value axis (powers of ten), for runs far apart.
+  void setLogScale(bool logarithmic);
+  bool logScale() const { return m_log; }
 
-  // What the chart draws, for checks: each box's figures and its category label.
+  // What the chart draws, for checks: each box's figures (milliseconds) and its run's name.
   QList<BoxFigures> boxes() const;
   QStringList categories() const;
+  QString valueAxisTitle() const;
+  QList<qreal> valueRange() const;  // milliseconds
+  // Some run's name under its box is cut short (after the chart was laid out).
+  bool categoryLabelsTruncated() const;
 
  protected:
   void restyle() override;
+  void relabel() override;
 
  private:
+  void rebuild();
+  void wrapCategoryLabels();
+
   QList<Distribution> m_distributions;
+  QStringList m_names;
+  QString m_figure, m_valueTitle;
+  bool m_log = false;
+  double m_unitMs = 1.0;
   QBarCategoryAxis* m_categoryAxis = nullptr;
   QValueAxis* m_valueAxis = nullptr;
+  QLogValueAxis* m_logAxis = nullptr;
 };
 
 }  // namespace ayar

@@ -1,6 +1,7 @@
 #include "widgets/comparison_table_view.h"
 
 #include <QHeaderView>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 
 #include "widgets/comparison_table_model.h"
@@ -12,6 +13,9 @@ ComparisonTableView::ComparisonTableView(QWidget* parent) : QTableView(parent) {
   setSelectionBehavior(QAbstractItemView::SelectRows);
   setSortingEnabled(true);
   verticalHeader()->setVisible(false);
+  verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+  verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+  setWordWrap(false);
   horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   horizontalHeader()->setStretchLastSection(false);
 }
@@ -23,6 +27,21 @@ void ComparisonTableView::setComparisonModel(ComparisonTableModel* model) {
   setModel(proxy);
   horizontalHeader()->setSectionResizeMode(ComparisonTableModel::Scenario, QHeaderView::Stretch);
   sortByColumn(-1, Qt::AscendingOrder);
+}
+
+int ComparisonTableView::heightForAllRows() const {
+  const int rows = model() ? std::max(model()->rowCount(), 1) : 1;
+  const int scrollBar = horizontalScrollBar()->isVisible() ? horizontalScrollBar()->height() : 0;
+  return horizontalHeader()->sizeHint().height() + rows * verticalHeader()->defaultSectionSize() +
+         2 * frameWidth() + scrollBar;
+}
+
+int ComparisonTableView::widthForAllColumns() const {
+  int width = 2 * frameWidth();
+  if (!model()) return width;
+  for (int c = 0; c < model()->columnCount(); ++c)
+    width += std::max(sizeHintForColumn(c), horizontalHeader()->sectionSizeHint(c));
+  return width;
 }
 
 QString ComparisonTableView::toTabSeparated() const {

@@ -7,6 +7,7 @@
 
 #include "widgets/chart_widget.h"
 
+class QLogValueAxis;
 class QValueAxis;
 
 namespace ayar {
@@ -19,8 +20,11 @@ struct Distribution {
 };
 
 // A distribution of a latency figure. One distribution: its histogram (counts, left axis), its CDF
-// (percent, right axis) and a vertical marker at each requested percentile, named "p99 = 12.3".
-// Several distributions: their CDFs overlaid, for comparing runs.
+// (percent, right axis) and a vertical marker at each requested percentile, named "p99 12,3 ms". The
+// histogram's axis spans where the values are: far outliers (beyond three interquartile ranges of
+// the box, and beyond every marker) are left off it and counted in the histogram's legend entry.
+// Several distributions: their CDFs overlaid, for comparing runs, on a linear or logarithmic axis.
+// The value axis is in milliseconds, or in seconds once the values reach a second.
 class DistributionChart : public ChartWidget {
   Q_OBJECT
 
@@ -33,28 +37,50 @@ class DistributionChart : public ChartWidget {
 
   void setDistributions(const QList<Distribution>& distributions,
                         const std::vector<double>& percentiles = {});
-  // "TTFT (ms)", the count and the percent axis titles.
+  // The figure's name ("TTFT"), what the histogram counts ("requests") and the CDF axis' title: the
+  // value axis reads "TTFT (ms)" or "TTFT (s)", as the values need.
+  void setFigure(const QString& figure, const QString& countTitle, const QString& cdfTitle);
+  // Titles as given, the values always in milliseconds ("TTFT (ms)").
   void setAxisTitles(const QString& valueTitle, const QString& countTitle, const QString& cdfTitle);
+  // A logarithmic value axis (powers of ten) for several distributions far apart; values at or
+  // below zero are left off it.
+  void setLogScale(bool logarithmic);
+  bool logScale() const { return m_log; }
   void clear();
 
-  // What the chart draws, for checks.
+  // What the chart draws, for checks; values in milliseconds whatever unit the axis shows.
   QList<int> histogramCounts() const;   // per bin, from the drawn bars
   QList<qreal> histogramEdges() const;  // bins + 1 edges
+  int histogramOutside() const;         // values left off the histogram's axis
   int cdfCount() const;
   QList<QPointF> cdfPoints(int index) const;  // (value, percent)
   QList<QPointF> markers() const;             // (value, percentile) per marker
   QStringList seriesNames() const;
+  QString valueAxisTitle() const;
+  QString countAxisTitle() const;
+  QList<qreal> valueRange() const;  // the value axis' min and max
+  double valueUnitMs() const { return m_unitMs; }
 
   // The bin count for n values: sqrt(n), between 5 and 60.
   static int binCount(std::size_t n);
 
  protected:
   void restyle() override;
+  void relabel() override;
 
  private:
-  QList<Distribution> m_distributions;
+  void rebuild();
+  QString histogramName() const;
+
+  std::vector<std::vector<double>> m_sorted;
+  QStringList m_names;
   std::vector<double> m_percentiles;
+  QString m_figure, m_valueTitle, m_countTitle, m_cdfTitle;
+  bool m_log = false;
+  double m_unitMs = 1.0;
+  int m_outside = 0;
   QValueAxis* m_xAxis = nullptr;
+  QLogValueAxis* m_xLogAxis = nullptr;
   QValueAxis* m_countAxis = nullptr;
   QValueAxis* m_cdfAxis = nullptr;
   QList<qreal> m_edges;

@@ -9,46 +9,42 @@
 
 namespace ayar {
 
-namespace {
-
-// The next "nice" axis end above `value`: 1, 2, 2.5 or 5 times a power of ten.
-qreal niceCeiling(qreal value) {
-  if (!(value > 0)) return 1.0;
-  const qreal magnitude = std::pow(10.0, std::floor(std::log10(value)));
-  for (qreal step : {1.0, 2.0, 2.5, 5.0, 10.0}) {
-    if (value <= step * magnitude) return step * magnitude;
-  }
-  return 10.0 * magnitude;
-}
-
-}  // namespace
-
 TimeSeriesChart::TimeSeriesChart(QWidget* parent) : ChartWidget(parent) {
   m_xAxis = new QValueAxis(this);
-  m_yAxis = new QValueAxis(this);
-  m_xAxis->setLabelFormat(QStringLiteral("%g"));
-  m_yAxis->setLabelFormat(QStringLiteral("%g"));
-  m_xAxis->setRange(0, 1);
-  m_yAxis->setRange(0, 1);
+  setAxisRange(m_xAxis, 0, 1);
   chart()->addAxis(m_xAxis, Qt::AlignBottom);
-  chart()->addAxis(m_yAxis, Qt::AlignLeft);
+  useRoundTicks(m_xAxis);
+  addValueAxis(Qt::AlignLeft);
 }
 
 TimeSeriesChart::~TimeSeriesChart() = default;
 
-int TimeSeriesChart::addSeries(const QString& name) {
+int TimeSeriesChart::addValueAxis(Qt::Alignment side) {
+  auto* axis = new QValueAxis(this);
+  axis->setRange(0, 1);
+  // One grid, the first axis': a second set of lines at other heights only clutters the plot.
+  axis->setGridLineVisible(m_yAxes.empty());
+  chart()->addAxis(axis, side);
+  useRoundTicks(axis);
+  m_yAxes.push_back({axis, false});
+  return static_cast<int>(m_yAxes.size()) - 1;
+}
+
+int TimeSeriesChart::addSeries(const QString& name, int axis) {
   auto* series = new QLineSeries(this);
   series->setName(name);
   chart()->addSeries(series);
   series->attachAxis(m_xAxis);
-  series->attachAxis(m_yAxis);
+  series->attachAxis(m_yAxes.at(static_cast<std::size_t>(axis)).axis);
   m_series.push_back(series);
+  m_seriesAxis.push_back(axis);
   m_shown.emplace_back();
   QPen pen = series->pen();
   pen.setColor(seriesColor(static_cast<int>(m_series.size()) - 1));
   pen.setWidthF(1.6);
   series->setPen(pen);
   connectLegendMarkers();
+  restyle();
   return static_cast<int>(m_series.size()) - 1;
 }
 
@@ -60,9 +56,56 @@ int TimeSeriesChart::seriesCount() const {
   return static_cast<int>(m_series.size());
 }
 
+int TimeSeriesChart::seriesAxis(int series) const {
+  return m_seriesAxis.at(static_cast<std::size_t>(series));
+}
+
 void TimeSeriesChart::setAxisTitles(const QString& xTitle, const QString& yTitle) {
   m_xAxis->setTitleText(xTitle);
-  m_yAxis->setTitleText(yTitle);
+  setValueAxisTitle(0, yTitle);
+}
+
+void TimeSeriesChart::setValueAxisTitle(int axis, const QString& title) {
+  m_yAxes.at(static_cast<std::size_t>(axis)).axis->setTitleText(title);
+}
+
+QString TimeSeriesChart::valueAxisTitle(int axis) const {
+  return m_yAxes.at(static_cast<std::size_t>(axis)).axis->titleText();
+}
+
+Qt::Alignment TimeSeriesChart::valueAxisSide(int axis) const {
+  return m_yAxes.at(static_cast<std::size_t>(axis)).axis->alignment();
+}
+
+void TimeSeriesChart::setFixedValueRange(int axis, double min, double max) {
+  ValueAxis& y = m_yAxes.at(static_cast<std::size_t>(axis));
+  y.fixed = true;
+  setAxisRange(y.axis, min, max);
+}
+
+void TimeSeriesChart::restyle() {
+  // With more than one value axis, an axis that measures one line takes that line's colour, so that
+  // a reader sees which axis a line is read on; an axis of several lines keeps the theme's colours.
+  if (m_yAxes.size() < 2) return;
+  for (std::size_t a = 0; a < m_yAxes.size(); ++a) {
+    int only = -1, count = 0;
+    for (std::size_t s = 0; s < m_series.size(); ++s) {
+      if (m_seriesAxis[s] != static_cast<int>(a)) continue;
+      only = static_cast<int>(s);
+      ++count;
+    }
+    QValueAxis* axis = m_yAxes[a].axis;
+    if (count == 1) {
+      const QColor colour = seriesColor(only);
+      axis->setLabelsColor(colour);
+      axis->setTitleBrush(colour);
+      axis->setLinePenColor(colour);
+    } else {
+      axis->setLabelsBrush(m_xAxis->labelsBrush());
+      axis->setTitleBrush(m_xAxis->titleBrush());
+      axis->setLinePen(m_xAxis->linePen());
+    }
+  }
 }
 
 QList<QPointF> TimeSeriesChart::decimate(const QList<QPointF>& points, int maxPoints) {
@@ -124,25 +167,22 @@ void TimeSeriesChart::clearPoints() {
 }
 
 void TimeSeriesChart::updateRanges() {
-  qreal xMax = 0, yMax = 0, yMin = 0;
-  for (const auto& points : m_shown) {
-    for (const QPointF& p : points) {
+  qreal xMax = 0;
+  std::vector<qreal> yMax(m_yAxes.size(), 0.0), yMin(m_yAxes.size(), 0.0);
+  for (std::size_t s = 0; s < m_shown.size(); ++s) {
+    const auto a = static_cast<std::size_t>(m_seriesAxis[s]);
+    for (const QPointF& p : m_shown[s]) {
       xMax = std::max(xMax, p.x());
-      yMax = std::max(yMax, p.y());
-      yMin = std::min(yMin, p.y());
+      yMax[a] = std::max(yMax[a], p.y());
+      yMin[a] = std::min(yMin[a], p.y());
     }
   }
-  xMax = niceCeiling(xMax);
-  yMax = niceCeiling(yMax * 1.05);
-  yMin = yMin < 0 ? -niceCeiling(-yMin * 1.05) : 0;
-  if (xMax != m_xMax) {
-    m_xMax = xMax;
-    m_xAxis->setRange(0, xMax);
-  }
-  if (yMax != m_yMax || yMin != m_yMin) {
-    m_yMax = yMax;
-    m_yMin = yMin;
-    m_yAxis->setRange(yMin, yMax);
+  setRoundRange(m_xAxis, 0, xMax > 0 ? xMax : 1.0);
+  for (std::size_t a = 0; a < m_yAxes.size(); ++a) {
+    if (m_yAxes[a].fixed) continue;
+    // A little headroom above the highest point, so that it does not run along the frame.
+    const qreal top = yMax[a] > 0 ? yMax[a] * 1.05 : 1.0;
+    setRoundRange(m_yAxes[a].axis, yMin[a] < 0 ? yMin[a] * 1.05 : 0.0, top);
   }
 }
 
@@ -151,7 +191,20 @@ QList<QPointF> TimeSeriesChart::shownPoints(int series) const {
 }
 
 QList<qreal> TimeSeriesChart::axisRanges() const {
-  return {m_xAxis->min(), m_xAxis->max(), m_yAxis->min(), m_yAxis->max()};
+  return {m_xAxis->min(), m_xAxis->max(), m_yAxes.front().axis->min(), m_yAxes.front().axis->max()};
+}
+
+QList<qreal> TimeSeriesChart::valueAxisRange(int axis) const {
+  const QValueAxis* y = m_yAxes.at(static_cast<std::size_t>(axis)).axis;
+  return {y->min(), y->max()};
+}
+
+qreal TimeSeriesChart::tickInterval(int axis) const {
+  return m_yAxes.at(static_cast<std::size_t>(axis)).axis->tickInterval();
+}
+
+qreal TimeSeriesChart::timeTickInterval() const {
+  return m_xAxis->tickInterval();
 }
 
 }  // namespace ayar

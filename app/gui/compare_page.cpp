@@ -1,6 +1,7 @@
 #include "app/gui/compare_page.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
 #include <QDir>
@@ -13,7 +14,10 @@
 #include <QListWidget>
 #include <QLocale>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QSignalBlocker>
 #include <QSplitter>
+#include <QStyle>
 #include <QVBoxLayout>
 
 #include "app/gui/history_model.h"
@@ -40,8 +44,11 @@ ComparePage::ComparePage(HistoryModel* history, QWidget* parent) : QWidget(paren
   m_candidates->setMaximumHeight(72);
   m_metricLabel = new QLabel(this);
   m_metric = new QComboBox(this);
+  m_metric->setObjectName(QStringLiteral("distributionFigure"));
   for (int i = 0; i < 4; ++i)
     m_metric->addItem(QString());
+  m_logScale = new QCheckBox(this);
+  m_logScale->setObjectName(QStringLiteral("logScale"));
   m_compare = new QPushButton(this);
   m_copy = new QPushButton(this);
   m_export = new QPushButton(this);
@@ -63,8 +70,9 @@ ComparePage::ComparePage(HistoryModel* history, QWidget* parent) : QWidget(paren
   choose->addWidget(m_baseline, 0, 1);
   choose->addWidget(m_metricLabel, 0, 2);
   choose->addWidget(m_metric, 0, 3);
+  choose->addWidget(m_logScale, 0, 4);
   choose->addWidget(m_candidatesLabel, 1, 0, Qt::AlignTop);
-  choose->addWidget(m_candidates, 1, 1, 1, 3);
+  choose->addWidget(m_candidates, 1, 1, 1, 4);
   auto* buttons = new QVBoxLayout;
   buttons->addWidget(m_compare);
   buttons->addWidget(m_copy);
@@ -72,25 +80,48 @@ ComparePage::ComparePage(HistoryModel* history, QWidget* parent) : QWidget(paren
   buttons->addWidget(m_reportLanguageLabel);
   buttons->addWidget(m_reportLanguage);
   buttons->addStretch(1);
-  choose->addLayout(buttons, 0, 4, 2, 1);
+  choose->addLayout(buttons, 0, 5, 2, 1);
   choose->setColumnStretch(1, 1);
 
-  auto* charts = new QSplitter(Qt::Horizontal, this);
-  charts->addWidget(m_cdf);
-  charts->addWidget(m_box);
-  auto* splitter = new QSplitter(Qt::Vertical, this);
-  splitter->addWidget(m_table);
-  splitter->addWidget(charts);
-  splitter->setStretchFactor(0, 2);
-  splitter->setStretchFactor(1, 3);
-  splitter->setSizes({300, 480});
+  // The table shows every row and the charts keep a readable size: beside each other in a wide
+  // window, one above the other in a narrow one, where the area scrolls rather than squeezing either.
+  auto* content = new QWidget(this);
+  m_charts = new QSplitter(Qt::Horizontal, content);
+  m_charts->addWidget(m_cdf);
+  m_charts->addWidget(m_box);
+  m_charts->setChildrenCollapsible(false);
+  m_charts->setStretchFactor(0, 1);
+  m_charts->setStretchFactor(1, 1);
+  m_table->setParent(content);
+  m_table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  m_body = new QBoxLayout(QBoxLayout::TopToBottom, content);
+  m_body->setContentsMargins(0, 0, 0, 0);
+  m_body->addWidget(m_table, 0, Qt::AlignTop);
+  m_body->addWidget(m_charts, 1);
+  m_scroll = new QScrollArea(this);
+  m_scroll->setObjectName(QStringLiteral("compareScroll"));
+  m_scroll->setWidget(content);
+  m_scroll->setWidgetResizable(true);
+  m_scroll->setFrameShape(QFrame::NoFrame);
+  m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(choose);
-  layout->addWidget(splitter, 1);
+  layout->addWidget(m_scroll, 1);
+  connect(m_model, &QAbstractItemModel::modelReset, this, &ComparePage::arrange);
+  connect(m_model, &QAbstractItemModel::headerDataChanged, this, &ComparePage::arrange);
+  arrange();
 
   connect(m_history, &QAbstractItemModel::modelReset, this, &ComparePage::refillChoices);
   connect(m_compare, &QPushButton::clicked, this, &ComparePage::compareChosen);
-  connect(m_metric, &QComboBox::currentIndexChanged, this, &ComparePage::showMetric);
+  connect(m_metric, &QComboBox::currentIndexChanged, this, [this] {
+    chooseScale();
+    showMetric();
+  });
+  connect(m_logScale, &QCheckBox::toggled, this, [this](bool logarithmic) {
+    m_cdf->setLogScale(logarithmic);
+    m_box->setLogScale(logarithmic);
+  });
+  connect(m_baseline, &QComboBox::currentIndexChanged, this, [this] { fillCandidates(checkedCandidates()); });
   connect(m_export, &QPushButton::clicked, this, [this] {
     if (m_runs.empty()) {
       emit failed(tr("Compare runs first, then export the comparison."));
@@ -114,6 +145,10 @@ void ComparePage::retranslate() {
   m_baselineLabel->setText(tr("Baseline"));
   m_candidatesLabel->setText(tr("Candidates"));
   m_metricLabel->setText(tr("Distribution"));
+  m_logScale->setText(tr("Logarithmic axis"));
+  m_logScale->setToolTip(
+      tr("Powers of ten on the value axis, for runs far apart; chosen when the "
+         "medians differ tenfold or more"));
   m_metric->setItemText(0, QStringLiteral("TTFT"));
   m_metric->setItemText(1, QStringLiteral("TPOT"));
   m_metric->setItemText(2, QStringLiteral("ITL"));
@@ -131,7 +166,42 @@ void ComparePage::retranslate() {
     m_reportLanguage->setCurrentIndex(uiLanguage == ReportLanguage::Turkish ? 1 : 0);
   m_cdf->setTitle(tr("CDF"));
   m_box->setTitle(tr("Box plot"));
+  refillChoices();  // the runs' statuses are words of the UI language
   showMetric();
+}
+
+void ComparePage::arrange() {
+  // From the page's own width: in its resize event the scroll area inside still has its old size.
+  const QMargins margins = layout()->contentsMargins();
+  const int width =
+      this->width() - margins.left() - margins.right() - style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+  const int tableWidth = m_table->widthForAllColumns();
+  const bool sideBySide = width - tableWidth - m_body->spacing() >= kChartWidthBesideTable;
+  m_table->setFixedHeight(m_table->heightForAllRows());
+  const Qt::Orientation orientation = sideBySide ? Qt::Vertical : Qt::Horizontal;
+  if (m_charts->orientation() != orientation) {
+    m_charts->setOrientation(orientation);
+    m_charts->setSizes({1, 1});  // the two charts alike
+  }
+  if (sideBySide) {
+    m_body->setDirection(QBoxLayout::LeftToRight);
+    m_table->setFixedWidth(tableWidth);
+    m_charts->setMinimumHeight(2 * kChartHeightBesideTable);
+  } else {
+    m_body->setDirection(QBoxLayout::TopToBottom);
+    m_table->setMinimumWidth(0);
+    m_table->setMaximumWidth(QWIDGETSIZE_MAX);
+    m_charts->setMinimumHeight(kChartHeightBelowTable);
+  }
+}
+
+bool ComparePage::chartsBesideTable() const {
+  return m_body->direction() == QBoxLayout::LeftToRight;
+}
+
+void ComparePage::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  arrange();
 }
 
 void ComparePage::changeEvent(QEvent* event) {
@@ -144,26 +214,88 @@ void ComparePage::setDark(bool dark) {
   m_box->setDark(dark);
 }
 
-void ComparePage::refillChoices() {
-  const qint64 baseline = m_baseline->currentData().toLongLong();
+QList<qint64> ComparePage::checkedCandidates() const {
   QList<qint64> checked;
   for (int i = 0; i < m_candidates->count(); ++i) {
     if (m_candidates->item(i)->checkState() == Qt::Checked)
       checked.append(m_candidates->item(i)->data(Qt::UserRole).toLongLong());
   }
-  m_baseline->clear();
+  return checked;
+}
+
+void ComparePage::refillChoices() {
+  const QVariant previous = m_baseline->currentData();
+  const QList<qint64> checked = checkedCandidates();
+  {
+    const QSignalBlocker blocker(m_baseline);
+    m_baseline->clear();
+    int newestCompleted = -1;
+    for (const StoredRun& run : m_history->runs()) {
+      if (run.status == RunStatus::Running) continue;
+      if (newestCompleted < 0 && run.status == RunStatus::Completed) newestCompleted = m_baseline->count();
+      m_baseline->addItem(choiceText(run), QVariant::fromValue<qint64>(run.id));
+      m_baseline->setItemData(m_baseline->count() - 1, choiceToolTip(run), Qt::ToolTipRole);
+    }
+    // The runs come newest first. Without an earlier choice, the newest run that completed is the
+    // baseline: a stopped, failed or interrupted run measured only part of its load.
+    const int index = previous.isValid() ? m_baseline->findData(previous) : -1;
+    m_baseline->setCurrentIndex(index >= 0 ? index : std::max(0, newestCompleted));
+  }
+  fillCandidates(checked);
+}
+
+void ComparePage::fillCandidates(const QList<qint64>& checked) {
+  const qint64 baseline = m_baseline->currentIndex() >= 0 ? m_baseline->currentData().toLongLong() : -1;
   m_candidates->clear();
   for (const StoredRun& run : m_history->runs()) {
-    if (run.status == RunStatus::Running) continue;
-    const QString name = HistoryModel::runName(run);
-    m_baseline->addItem(name, QVariant::fromValue<qint64>(run.id));
-    auto* item = new QListWidgetItem(name, m_candidates);
+    // A run is not its own candidate.
+    if (run.status == RunStatus::Running || run.id == baseline) continue;
+    auto* item = new QListWidgetItem(choiceText(run), m_candidates);
     item->setData(Qt::UserRole, QVariant::fromValue<qint64>(run.id));
+    item->setToolTip(choiceToolTip(run));
     item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
     item->setCheckState(checked.contains(run.id) ? Qt::Checked : Qt::Unchecked);
+    if (run.status != RunStatus::Completed) {
+      // Set apart (in either theme): its figures cover only part of its load.
+      QFont font = item->font();
+      font.setItalic(true);
+      item->setFont(font);
+    }
   }
-  const int index = m_baseline->findData(QVariant::fromValue<qint64>(baseline));
-  if (index >= 0) m_baseline->setCurrentIndex(index);
+}
+
+QString ComparePage::choiceText(const StoredRun& run) {
+  return tr("%1 · %2").arg(HistoryModel::runName(run), HistoryModel::statusText(run.status));
+}
+
+QString ComparePage::choiceToolTip(const StoredRun& run) {
+  switch (run.status) {
+    case RunStatus::Completed:
+      return tr("Every request of the run was sent and answered.");
+    case RunStatus::Cancelled:
+      return tr("Stopped: the figures cover the requests that finished before the stop.");
+    case RunStatus::Interrupted:
+      return tr("Interrupted when Ayar stopped: the figures cover the requests that finished.");
+    case RunStatus::Failed:
+      return tr("The run failed: its figures may be missing or partial.");
+    case RunStatus::Running:
+      break;
+  }
+  return {};
+}
+
+void ComparePage::chooseScale() {
+  // Medians ten times apart squeeze the closer runs into a line on a linear axis.
+  if (m_runs.empty()) return;
+  const LatencyMetric metric = kAllLatencyMetrics[std::max(0, m_metric->currentIndex())];
+  double lo = 0, hi = 0;
+  for (const LoadedRun& run : m_runs) {
+    const double median = BoxFigures::of(latencyValuesMs(run.records, metric)).median;
+    if (!(median > 0)) continue;
+    lo = lo > 0 ? std::min(lo, median) : median;
+    hi = std::max(hi, median);
+  }
+  m_logScale->setChecked(lo > 0 && hi >= 10.0 * lo);
 }
 
 void ComparePage::compareChosen() {
@@ -195,21 +327,20 @@ void ComparePage::compare(std::int64_t baseline, const std::vector<std::int64_t>
     compared.push_back({m_runs[i].name, m_runs[i].summary});
   m_model->setComparison({m_runs[0].name, m_runs[0].summary}, std::move(compared));
   // Show the choice the comparison was made of.
-  const int index = m_baseline->findData(QVariant::fromValue<qint64>(baseline));
-  if (index >= 0) m_baseline->setCurrentIndex(index);
-  for (int i = 0; i < m_candidates->count(); ++i) {
-    const qint64 id = m_candidates->item(i)->data(Qt::UserRole).toLongLong();
-    const bool chosen = std::find(candidates.begin(), candidates.end(), id) != candidates.end();
-    m_candidates->item(i)->setCheckState(chosen ? Qt::Checked : Qt::Unchecked);
+  {
+    const QSignalBlocker blocker(m_baseline);
+    const int index = m_baseline->findData(QVariant::fromValue<qint64>(baseline));
+    if (index >= 0) m_baseline->setCurrentIndex(index);
   }
+  fillCandidates(QList<qint64>(candidates.begin(), candidates.end()));
+  chooseScale();
   showMetric();
 }
 
 void ComparePage::showMetric() {
   const LatencyMetric metric = kAllLatencyMetrics[std::max(0, m_metric->currentIndex())];
-  const QString unit = m_metric->currentText() + tr(" (ms)");
-  m_cdf->setAxisTitles(unit, tr("requests"), tr("CDF (%)"));
-  m_box->setValueTitle(unit);
+  m_cdf->setFigure(m_metric->currentText(), QString(), tr("CDF (%)"));
+  m_box->setFigure(m_metric->currentText());
   if (m_runs.empty()) return;
   QList<Distribution> distributions, boxes;
   for (const LoadedRun& run : m_runs) {

@@ -6,10 +6,14 @@
 #include "app/gui/stored_run.h"
 #include "core/report/report_text.h"
 
+class QBoxLayout;
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QListWidget;
 class QPushButton;
+class QScrollArea;
+class QSplitter;
 
 namespace ayar {
 
@@ -19,9 +23,11 @@ class ComparisonTableView;
 class DistributionChart;
 class HistoryModel;
 
-// The Compare area: a baseline and one or more candidates from the store; their CDFs overlaid and
-// their box plots for the chosen latency figure, and the seeds' table (scenario | baseline |
-// candidate | ratio).
+// The Compare area: a baseline and one or more candidates from the store (each with its status; the
+// baseline is not among the candidates; by default the newest completed run); their CDFs overlaid and
+// their box plots for the chosen latency figure, on a logarithmic axis when the runs lie far apart,
+// and the seeds' table (scenario | baseline | candidate | ratio) with every row in view, the charts
+// beside it in a wide window and below it in a narrow one.
 class ComparePage : public QWidget {
   Q_OBJECT
 
@@ -43,9 +49,14 @@ class ComparePage : public QWidget {
 
   ComparisonTableModel* tableModel() const { return m_model; }
   ComparisonTableView* tableView() const { return m_table; }
+  QComboBox* baselineChoice() const { return m_baseline; }
+  QListWidget* candidateChoices() const { return m_candidates; }
+  QCheckBox* logScaleChoice() const { return m_logScale; }
   DistributionChart* cdfChart() const { return m_cdf; }
   BoxPlotChart* boxChart() const { return m_box; }
   const std::vector<LoadedRun>& runs() const { return m_runs; }
+  // Whether the charts stand beside the table (a wide window) or below it.
+  bool chartsBesideTable() const;
 
  signals:
   void failed(const QString& message);
@@ -53,18 +64,33 @@ class ComparePage : public QWidget {
 
  protected:
   void changeEvent(QEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
 
  private:
   void retranslate();
+  void arrange();
   void refillChoices();
+  void fillCandidates(const QList<qint64>& checked);
+  QList<qint64> checkedCandidates() const;
+  static QString choiceText(const StoredRun& run);
+  static QString choiceToolTip(const StoredRun& run);
   void compareChosen();
+  // Ticks the logarithmic axis when the runs' medians of the shown figure lie ten times apart.
+  void chooseScale();
   void showMetric();
 
   HistoryModel* m_history;
   ResultStore* m_store = nullptr;
   QComboBox* m_baseline = nullptr;
   QListWidget* m_candidates = nullptr;
+  static constexpr int kChartWidthBesideTable = 440;
+  static constexpr int kChartHeightBesideTable = 260;
+  static constexpr int kChartHeightBelowTable = 320;
+  QScrollArea* m_scroll = nullptr;
+  QBoxLayout* m_body = nullptr;
+  QSplitter* m_charts = nullptr;
   QComboBox* m_metric = nullptr;
+  QCheckBox* m_logScale = nullptr;
   QPushButton* m_compare = nullptr;
   QPushButton* m_copy = nullptr;
   QPushButton* m_export = nullptr;

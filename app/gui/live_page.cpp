@@ -18,9 +18,28 @@ namespace ayar {
 namespace {
 
 enum LatencySeries { TtftSeries, E2eSeries };
+enum LatencyAxis { E2eAxis, TtftAxis };
 enum ThroughputSeries { TokensSeries };
 enum ServerSeries { InFlightSeries, WaitingSeries, RunningSeries, KvCacheSeries };
+enum ServerAxis { RequestsAxis, PercentAxis };
 enum GpuSeries { UtilizationSeries, MemorySeries, PowerSeries };
+enum GpuAxis { GpuPercentAxis, GibAxis, WattAxis };
+
+// Milliseconds shown in seconds once they reach a second: the factor to divide by.
+double unitFor(const QList<QPointF>& pointsMs) {
+  for (const QPointF& p : pointsMs) {
+    if (p.y() >= 1000.0) return 1000.0;
+  }
+  return 1.0;
+}
+
+QList<QPointF> scaled(QList<QPointF> points, double unit) {
+  if (unit != 1.0) {
+    for (QPointF& p : points)
+      p.setY(p.y() / unit);
+  }
+  return points;
+}
 
 }  // namespace
 
@@ -36,20 +55,28 @@ LivePage::LivePage(RunController* controller, QWidget* parent) : QWidget(parent)
   m_stop->setObjectName(QStringLiteral("stopButton"));
   connect(m_stop, &QPushButton::clicked, this, &LivePage::stopRequested);
 
+  // Figures of different sizes or units each on an axis of their own: TTFT is a small part of the
+  // end-to-end latency and would lie flat along the bottom of its axis; counts are not percentages.
   m_latency = new TimeSeriesChart(this);
-  m_latency->addSeries(QStringLiteral("TTFT"));
-  m_latency->addSeries(QStringLiteral("E2E"));
+  m_latency->addValueAxis(Qt::AlignRight);
+  m_latency->addSeries(QStringLiteral("TTFT"), TtftAxis);
+  m_latency->addSeries(QString(), E2eAxis);
   m_throughput = new TimeSeriesChart(this);
   m_throughput->addSeries(QString());
   m_server = new TimeSeriesChart(this);
-  m_server->addSeries(QString());
-  m_server->addSeries(QString());
-  m_server->addSeries(QString());
-  m_server->addSeries(QString());
+  m_server->addValueAxis(Qt::AlignRight);
+  m_server->setFixedValueRange(PercentAxis, 0, 100);
+  m_server->addSeries(QString(), RequestsAxis);
+  m_server->addSeries(QString(), RequestsAxis);
+  m_server->addSeries(QString(), RequestsAxis);
+  m_server->addSeries(QString(), PercentAxis);
   m_gpu = new TimeSeriesChart(this);
-  m_gpu->addSeries(QString());
-  m_gpu->addSeries(QString());
-  m_gpu->addSeries(QString());
+  m_gpu->addValueAxis(Qt::AlignRight);
+  m_gpu->addValueAxis(Qt::AlignRight);
+  m_gpu->setFixedValueRange(GpuPercentAxis, 0, 100);
+  m_gpu->addSeries(QString(), GpuPercentAxis);
+  m_gpu->addSeries(QString(), GibAxis);
+  m_gpu->addSeries(QString(), WattAxis);
 
   auto* top = new QHBoxLayout;
   top->addWidget(m_progress, 1);
@@ -94,7 +121,9 @@ void LivePage::retranslate() {
   m_stop->setText(tr("Stop"));
   m_stop->setToolTip(tr("Stop the run and keep what was measured"));
   m_latency->setTitle(tr("Latency per request"));
-  m_latency->setAxisTitles(tr("time (s)"), tr("ms"));
+  m_latency->setSeriesName(E2eSeries, tr("end-to-end latency"));
+  m_latency->setAxisTitles(tr("time (s)"), QString());
+  updateLatencyTitles();
   m_throughput->setTitle(tr("Output throughput"));
   m_throughput->setSeriesName(TokensSeries, tr("output tokens/s"));
   m_throughput->setAxisTitles(tr("time (s)"), tr("tokens/s"));
@@ -102,15 +131,23 @@ void LivePage::retranslate() {
   m_server->setSeriesName(InFlightSeries, tr("requests in flight"));
   m_server->setSeriesName(WaitingSeries, tr("queue (waiting)"));
   m_server->setSeriesName(RunningSeries, tr("running"));
-  m_server->setSeriesName(KvCacheSeries, tr("KV cache use (%)"));
-  m_server->setAxisTitles(tr("time (s)"), QString());
+  m_server->setSeriesName(KvCacheSeries, tr("KV cache use"));
+  m_server->setAxisTitles(tr("time (s)"), tr("requests"));
+  m_server->setValueAxisTitle(PercentAxis, tr("KV cache (%)"));
   m_gpu->setTitle(tr("GPU (NVML)"));
-  m_gpu->setSeriesName(UtilizationSeries, tr("utilisation (%)"));
-  m_gpu->setSeriesName(MemorySeries, tr("memory (GiB)"));
-  m_gpu->setSeriesName(PowerSeries, tr("power (W)"));
-  m_gpu->setAxisTitles(tr("time (s)"), QString());
+  m_gpu->setSeriesName(UtilizationSeries, tr("utilisation"));
+  m_gpu->setSeriesName(MemorySeries, tr("memory"));
+  m_gpu->setSeriesName(PowerSeries, tr("power"));
+  m_gpu->setAxisTitles(tr("time (s)"), tr("utilisation (%)"));
+  m_gpu->setValueAxisTitle(GibAxis, tr("memory (GiB)"));
+  m_gpu->setValueAxisTitle(WattAxis, tr("power (W)"));
   if (m_endState != 0) m_stage->setText(endText());
   updateProgress();
+}
+
+void LivePage::updateLatencyTitles() {
+  m_latency->setValueAxisTitle(E2eAxis, m_e2eUnit > 1.0 ? tr("end-to-end (s)") : tr("end-to-end (ms)"));
+  m_latency->setValueAxisTitle(TtftAxis, m_ttftUnit > 1.0 ? tr("TTFT (s)") : tr("TTFT (ms)"));
 }
 
 QString LivePage::endText() const {
@@ -136,6 +173,8 @@ void LivePage::setDark(bool dark) {
 void LivePage::reset() {
   m_ttft.clear();
   m_e2e.clear();
+  m_ttftUnit = m_e2eUnit = 1.0;
+  updateLatencyTitles();
   m_tokensPerSecond.clear();
   m_sampleSeries.clear();
   for (auto* chart : {m_latency, m_throughput, m_server, m_gpu})
@@ -163,8 +202,14 @@ void LivePage::onUpdated(std::size_t firstNewRecord, std::size_t firstNewSample)
     m_sampleSeries[samples[i].name].append(QPointF(samples[i].tS, samples[i].value));
 
   if (firstNewRecord < records.size()) {
-    m_latency->setPoints(TtftSeries, m_ttft);
-    m_latency->setPoints(E2eSeries, m_e2e);
+    const double ttftUnit = unitFor(m_ttft), e2eUnit = unitFor(m_e2e);
+    if (ttftUnit != m_ttftUnit || e2eUnit != m_e2eUnit) {
+      m_ttftUnit = ttftUnit;
+      m_e2eUnit = e2eUnit;
+      updateLatencyTitles();
+    }
+    m_latency->setPoints(TtftSeries, scaled(m_ttft, m_ttftUnit));
+    m_latency->setPoints(E2eSeries, scaled(m_e2e, m_e2eUnit));
     QList<QPointF> tokens;
     tokens.reserve(static_cast<qsizetype>(m_tokensPerSecond.size()));
     for (std::size_t b = 0; b < m_tokensPerSecond.size(); ++b)

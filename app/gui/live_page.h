@@ -17,8 +17,9 @@ class RunController;
 class TimeSeriesChart;
 
 // The Live area: progress with ETA and counts, and charts that fill as the run goes: TTFT and
-// end-to-end latency per request, output tokens/s and requests in flight, the server's queue,
-// running requests and KV-cache use (from /metrics), and GPU gauges when NVML sees a GPU. Points are
+// end-to-end latency per request (each on its own axis), output tokens/s, requests in flight with the
+// server's queue and running requests (counts, left axis) and KV-cache use (percent, right axis) from
+// /metrics, and GPU gauges when NVML sees a GPU. Points are
 // added incrementally from the controller's new records, and each chart's data is replaced whole at
 // most ten times a second.
 class LivePage : public QWidget {
@@ -45,6 +46,7 @@ class LivePage : public QWidget {
 
  private:
   void retranslate();
+  void updateLatencyTitles();
   QString endText() const;
   void reset();
   void onUpdated(std::size_t firstNewRecord, std::size_t firstNewSample);
@@ -60,8 +62,9 @@ class LivePage : public QWidget {
   TimeSeriesChart* m_throughput = nullptr;
   TimeSeriesChart* m_server = nullptr;
   TimeSeriesChart* m_gpu = nullptr;
-  QList<QPointF> m_ttft, m_e2e;
-  std::vector<double> m_tokensPerSecond;  // chunks per 1 s bin from the run's origin
+  QList<QPointF> m_ttft, m_e2e;              // milliseconds
+  double m_ttftUnit = 1.0, m_e2eUnit = 1.0;  // 1000 once a line is shown in seconds
+  std::vector<double> m_tokensPerSecond;     // chunks per 1 s bin from the run's origin
   std::map<std::string, QList<QPointF>> m_sampleSeries;
   QString m_stageText;
   int m_endState = 0;  // 0 running or idle, 1 finished, 2 stopped

@@ -4,8 +4,10 @@
 #include <QGridLayout>
 #include <QLabel>
 #include <QLocale>
-#include <QSplitter>
+#include <QScrollArea>
+#include <QStyle>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "app/gui/history_model.h"
 #include "core/metrics/latency_values.h"
@@ -19,24 +21,30 @@ ResultsPage::ResultsPage(QWidget* parent) : QWidget(parent) {
   QFont font = m_heading->font();
   font.setBold(true);
   m_heading->setFont(font);
-  m_summary = new RunSummaryView(this);
-  auto* chartsBox = new QWidget(this);
-  auto* grid = new QGridLayout(chartsBox);
+  auto* content = new QWidget(this);
+  m_summary = new RunSummaryView(content);
+  m_chartsBox = new QWidget(content);
+  m_chartsBox->setObjectName(QStringLiteral("distributions"));
+  auto* grid = new QGridLayout(m_chartsBox);
   grid->setContentsMargins(0, 0, 0, 0);
   for (std::size_t i = 0; i < std::size(kAllLatencyMetrics); ++i) {
-    auto* chart = new DistributionChart(chartsBox);
+    auto* chart = new DistributionChart(m_chartsBox);
     m_charts.push_back(chart);
     grid->addWidget(chart, static_cast<int>(i / 2), static_cast<int>(i % 2));
   }
-  auto* splitter = new QSplitter(Qt::Vertical, this);
-  splitter->addWidget(m_summary);
-  splitter->addWidget(chartsBox);
-  splitter->setStretchFactor(0, 2);
-  splitter->setStretchFactor(1, 5);
-  splitter->setSizes({260, 620});
+  m_body = new QBoxLayout(QBoxLayout::LeftToRight, content);
+  m_body->setContentsMargins(0, 0, 0, 0);
+  m_body->addWidget(m_summary);
+  m_body->addWidget(m_chartsBox, 1);
+  m_scroll = new QScrollArea(this);
+  m_scroll->setObjectName(QStringLiteral("resultsScroll"));
+  m_scroll->setWidget(content);
+  m_scroll->setWidgetResizable(true);
+  m_scroll->setFrameShape(QFrame::NoFrame);
+  m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(m_heading);
-  layout->addWidget(splitter, 1);
+  layout->addWidget(m_scroll, 1);
   retranslate();
 }
 
@@ -49,7 +57,9 @@ void ResultsPage::retranslate() {
                            tr("End-to-end latency")};
   for (std::size_t i = 0; i < m_charts.size(); ++i) {
     m_charts[i]->setTitle(names[i]);
-    m_charts[i]->setAxisTitles(names[i] + tr(" (ms)"), tr("requests"), tr("CDF (%)"));
+    // ITL has a value per gap between two tokens, the other figures one per request.
+    const bool perInterval = kAllLatencyMetrics[i] == LatencyMetric::Itl;
+    m_charts[i]->setFigure(names[i], perInterval ? tr("token intervals") : tr("requests"), tr("CDF (%)"));
   }
   m_heading->setText(heading());
   setReportLanguageFromUi();
@@ -97,6 +107,43 @@ void ResultsPage::setDark(bool dark) {
     chart->setDark(dark);
 }
 
+void ResultsPage::arrange() {
+  // Wide: the figures in a column beside the distributions, everything at a glance. Narrow: the
+  // figures (table beside vLLM's block) above the distributions, each chart still large enough to
+  // read, and the area scrolls.
+  // From the page's own width: in its resize event the scroll area inside still has its old size.
+  const QMargins margins = layout()->contentsMargins();
+  const int width =
+      this->width() - margins.left() - margins.right() - style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+  if (width <= 0) return;
+  const int summaryWidth = std::max(m_summary->tableWidthForAllColumns(), 260);
+  const bool sideBySide = width - summaryWidth >= 2 * kChartWidthBesideFigures;
+  if (sideBySide) {
+    m_body->setDirection(QBoxLayout::LeftToRight);
+    m_summary->setOrientation(Qt::Vertical);
+    m_summary->setMinimumHeight(0);
+    m_summary->setMaximumHeight(QWIDGETSIZE_MAX);
+    m_summary->setFixedWidth(summaryWidth);
+    m_chartsBox->setMinimumHeight(2 * kChartHeightBesideFigures);
+  } else {
+    m_body->setDirection(QBoxLayout::TopToBottom);
+    m_summary->setOrientation(Qt::Horizontal);
+    m_summary->setMinimumWidth(0);
+    m_summary->setMaximumWidth(QWIDGETSIZE_MAX);
+    m_summary->setFixedHeight(m_summary->tableHeightForAllRows());
+    m_chartsBox->setMinimumHeight(2 * kChartHeightBelowFigures);
+  }
+}
+
+bool ResultsPage::figuresBesideCharts() const {
+  return m_body->direction() == QBoxLayout::LeftToRight;
+}
+
+void ResultsPage::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  arrange();
+}
+
 void ResultsPage::showRun(const QString& title, std::span<const RequestRecord> records,
                           const RunSummary& summary, std::optional<double> requestRate,
                           std::optional<RunStatus> status,
@@ -112,6 +159,7 @@ void ResultsPage::showRun(const QString& title, std::span<const RequestRecord> r
   m_heading->setToolTip(QString());
   m_summary->setSummary(summary, requestRate);
   setReportLanguageFromUi();
+  arrange();
   const std::vector<double> percentiles =
       summary.percentiles.empty() ? std::vector<double>{50, 90, 99} : summary.percentiles;
   for (std::size_t i = 0; i < m_charts.size(); ++i) {

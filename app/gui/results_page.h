@@ -9,15 +9,18 @@
 #include "core/metrics/run_summary.h"
 #include "core/store/run_types.h"
 
+class QBoxLayout;
 class QLabel;
+class QScrollArea;
 
 namespace ayar {
 
 class DistributionChart;
 class RunSummaryView;
 
-// The Results area: one run's summary (vLLM's block and a table) and the distributions of TTFT,
-// TPOT, ITL and end-to-end latency as histogram + CDF with the percentile markers.
+// The Results area: one run's summary (a table of its figures and vLLM's block) and the distributions
+// of TTFT, TPOT, ITL and end-to-end latency as histogram + CDF with the percentile markers; the
+// figures beside the charts in a wide window, above them in a narrow one.
 class ResultsPage : public QWidget {
   Q_OBJECT
 
@@ -43,15 +46,25 @@ class ResultsPage : public QWidget {
   const QString& runTitle() const { return m_title; }
   DistributionChart* chart(LatencyMetric metric) const;
   RunSummaryView* summaryView() const { return m_summary; }
+  // Whether the figures stand in a column beside the charts (a wide window) or above them.
+  bool figuresBesideCharts() const;
 
  protected:
   void changeEvent(QEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
 
  private:
   void retranslate();
+  void arrange();
 
   QLabel* m_heading = nullptr;
   RunSummaryView* m_summary = nullptr;
+  static constexpr int kChartWidthBesideFigures = 400;
+  static constexpr int kChartHeightBesideFigures = 240;
+  static constexpr int kChartHeightBelowFigures = 300;
+  QScrollArea* m_scroll = nullptr;
+  QBoxLayout* m_body = nullptr;
+  QWidget* m_chartsBox = nullptr;
   std::vector<DistributionChart*> m_charts;  // in kAllLatencyMetrics order
   QString m_title;
   std::optional<RunStatus> m_status;

@@ -1,7 +1,9 @@
-// ayar-screenshots OUTPUT_DIR: drives the workbench through two runs of the bundled engine's timing
-// simulator, a comparison and the `smoke` study, and writes each area as a PNG in English and Turkish, light
-// and dark, for the README. A second argument writes the comparison's report there (.pdf, .html, ...). Run it
-// under a display (xvfb-run -a) so that fonts render as on a desktop.
+// ayar-screenshots [--size WxH] OUTPUT_DIR [REPORT]: drives the workbench through three runs of the bundled
+// engine's timing simulator, a comparison of them and the `smoke` study, and writes each area as a PNG in
+// English and Turkish, light and dark, for the README. `--size` sets the window's size (1920x1080 by
+// default), to look at the areas on a small or a large screen. A second argument writes the comparison's
+// report there
+// (.pdf, .html, ...). Run it under a display (xvfb-run -a) so that fonts render as on a desktop.
 #include <QApplication>
 #include <QDir>
 #include <QElapsedTimer>
@@ -62,18 +64,25 @@ int main(int argc, char** argv) {
   std::setlocale(LC_NUMERIC, "C");
   QApplication::setOrganizationName(QStringLiteral("AyarScreenshots"));
   QApplication::setApplicationName(QStringLiteral("ayar-screenshots"));
-  if (argc < 2) {
-    std::fprintf(stderr, "usage: ayar-screenshots OUTPUT_DIR\n");
+  QStringList args = QCoreApplication::arguments().mid(1);
+  QSize size(1920, 1080);
+  if (args.size() >= 2 && args.front() == QLatin1String("--size")) {
+    const QStringList wh = args[1].split(QLatin1Char('x'));
+    if (wh.size() == 2) size = QSize(wh[0].toInt(), wh[1].toInt());
+    args = args.mid(2);
+  }
+  if (args.isEmpty() || size.isEmpty()) {
+    std::fprintf(stderr, "usage: ayar-screenshots [--size WxH] OUTPUT_DIR [REPORT]\n");
     return 2;
   }
-  const QString out = QString::fromLocal8Bit(argv[1]);
+  const QString out = args[0];
   QDir().mkpath(out);
   QSettings().clear();
   QTemporaryDir storeDir;
 
   ayar::MainWindow window(
       {(storeDir.path() + QStringLiteral("/ayar.db")).toStdString(), QStringLiteral("en")});
-  window.resize(1500, 940);
+  window.resize(size);
   window.show();
   settle();
 
@@ -89,7 +98,14 @@ int main(int argc, char** argv) {
     return 1;
   }
   const qint64 candidate = window.store().listRuns().front().id;
-  window.compareRuns(baseline, {candidate});
+  // A third run, slower by far: three runs side by side, and on a logarithmic axis.
+  window.setupPanel()->setRunSpec(simRun("fixed:480,30", "eager", 24.0));
+  if (!runAndWait(window)) {
+    std::fprintf(stderr, "ayar-screenshots: the third run failed: %s\n", qPrintable(window.statusText()));
+    return 1;
+  }
+  const qint64 third = window.store().listRuns().front().id;
+  window.compareRuns(baseline, {candidate, third});
 
   // The smoke study through the Studies area, as a user starts it there.
   ayar::StudiesPage* studies = window.studiesPage();
@@ -137,12 +153,12 @@ int main(int argc, char** argv) {
   window.setDarkTheme(false);
   std::printf("ayar-screenshots: wrote %d screenshots to %s\n", written, qPrintable(out));
   // A second argument: the comparison's report, in Turkish, for looking at (PDF pages with pdftoppm).
-  if (argc >= 3) {
+  if (args.size() >= 2) {
     window.setLanguage(QStringLiteral("en"));
     window.showArea(Area::CompareArea);
     settle();
     window.comparePage()->setReportLanguage(ayar::ReportLanguage::Turkish);
-    const QString error = window.comparePage()->exportReport(QString::fromLocal8Bit(argv[2]));
+    const QString error = window.comparePage()->exportReport(args[1]);
     if (!error.isEmpty()) {
       std::fprintf(stderr, "ayar-screenshots: %s\n", qPrintable(error));
       return 1;
