@@ -4,6 +4,7 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -45,6 +46,14 @@ namespace ayar {
 namespace {
 
 constexpr int kLogLines = 5000;
+
+// A path as a person reads it: the home folder written "~".
+QString displayPath(const QString& path) {
+  const QString home = QDir::homePath();
+  if (home.size() > 1 && path.startsWith(home + QLatin1Char('/')))
+    return QStringLiteral("~") + path.mid(home.size());
+  return path;
+}
 
 QPalette darkPalette() {
   QPalette p;
@@ -235,7 +244,7 @@ void MainWindow::retranslate() {
   m_turkishAction->setChecked(m_language->current() == QLatin1String("tr"));
   m_englishAction->setChecked(m_language->current() != QLatin1String("tr"));
   if (m_lastMessage.isEmpty())
-    m_status->setText(tr("Store: %1").arg(QString::fromStdString(m_store->path().string())));
+    m_status->setText(tr("Store: %1").arg(displayPath(QString::fromStdString(m_store->path().string()))));
 }
 
 void MainWindow::changeEvent(QEvent* event) {

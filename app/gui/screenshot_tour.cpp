@@ -21,6 +21,7 @@
 #include "app/gui/studies_page.h"
 #include "core/engines/engine_spec.h"
 #include "core/store/result_store.h"
+#include "core/store/store_path.h"
 #include "core/study/run_spec.h"
 
 namespace {
@@ -59,6 +60,13 @@ void settle() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // The store where a user's is (~/.local/share/ayar), in a home of the tour's own, so that what the
+  // pictures show is what a user sees; the tokenizer stays in the real cache.
+  const QTemporaryDir home;
+  if (qEnvironmentVariableIsEmpty("XDG_CACHE_HOME"))
+    qputenv("XDG_CACHE_HOME", QDir::homePath().toUtf8() + "/.cache");
+  qputenv("HOME", home.path().toUtf8());
+  qunsetenv("XDG_DATA_HOME");
   QStandardPaths::setTestModeEnabled(true);  // the tour's settings never touch the user's
   QApplication app(argc, argv);
   std::setlocale(LC_NUMERIC, "C");
@@ -78,10 +86,8 @@ int main(int argc, char** argv) {
   const QString out = args[0];
   QDir().mkpath(out);
   QSettings().clear();
-  QTemporaryDir storeDir;
 
-  ayar::MainWindow window(
-      {(storeDir.path() + QStringLiteral("/ayar.db")).toStdString(), QStringLiteral("en")});
+  ayar::MainWindow window({ayar::defaultStorePath(), QStringLiteral("en")});
   window.resize(size);
   window.show();
   settle();
