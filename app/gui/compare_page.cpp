@@ -265,10 +265,16 @@ void ComparePage::fillCandidates(const QList<qint64>& checked) {
 }
 
 QString ComparePage::choiceText(const StoredRun& run) {
-  return tr("%1 · %2").arg(HistoryModel::runName(run), HistoryModel::statusText(run.status));
+  const QString text = tr("%1 · %2").arg(HistoryModel::runName(run), HistoryModel::statusText(run.status));
+  return runFacts(run).simulated ? tr("%1 · %2").arg(text, HistoryModel::simulatedMark()) : text;
 }
 
 QString ComparePage::choiceToolTip(const StoredRun& run) {
+  const QString status = statusToolTip(run);
+  return runFacts(run).simulated ? status + QLatin1Char('\n') + HistoryModel::simulatedNote() : status;
+}
+
+QString ComparePage::statusToolTip(const StoredRun& run) {
   switch (run.status) {
     case RunStatus::Completed:
       return tr("Every request of the run was sent and answered.");
@@ -322,10 +328,14 @@ void ComparePage::compare(std::int64_t baseline, const std::vector<std::int64_t>
   for (std::int64_t id : candidates)
     runs.push_back(loadStoredRun(*m_store, id));
   m_runs = std::move(runs);
+  // A simulated run's figures say so in the table, as everywhere a figure of it appears.
+  const auto tableName = [](const LoadedRun& run) {
+    return run.facts.simulated ? tr("%1 · %2").arg(run.name, HistoryModel::simulatedMark()) : run.name;
+  };
   std::vector<ComparedRun> compared;
   for (std::size_t i = 1; i < m_runs.size(); ++i)
-    compared.push_back({m_runs[i].name, m_runs[i].summary});
-  m_model->setComparison({m_runs[0].name, m_runs[0].summary}, std::move(compared));
+    compared.push_back({tableName(m_runs[i]), m_runs[i].summary});
+  m_model->setComparison({tableName(m_runs[0]), m_runs[0].summary}, std::move(compared));
   // Show the choice the comparison was made of.
   {
     const QSignalBlocker blocker(m_baseline);

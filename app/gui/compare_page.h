@@ -74,6 +74,7 @@ class ComparePage : public QWidget {
   QList<qint64> checkedCandidates() const;
   static QString choiceText(const StoredRun& run);
   static QString choiceToolTip(const StoredRun& run);
+  static QString statusToolTip(const StoredRun& run);
   void compareChosen();
   // Ticks the logarithmic axis when the runs' medians of the shown figure lie ten times apart.
   void chooseScale();

@@ -24,6 +24,7 @@
 #include "core/store/run_writer.h"
 #include "core/study/request_builder.h"
 #include "core/study/server_metrics.h"
+#include "core/study/study_report.h"
 #include "core/tokenizer/tokenizer.h"
 
 namespace ayar {
@@ -378,7 +379,9 @@ std::vector<RunOutcome> BenchmarkRun::runStages() {
   const RunTokenizer tokenizerSource = loadRunTokenizer(spec);
   const std::shared_ptr<const Tokenizer>& tokenizer = tokenizerSource.tokenizer;
 
-  stage({MessageText::StageBuildingDataset, {profile.describe()}});
+  stage({MessageText::StageBuildingDataset,
+         {MessageArgument(describeProfile(profile, ReportLanguage::English),
+                          describeProfile(profile, ReportLanguage::Turkish))}});
   BuiltRequests built = buildRequests(profile, tokenizer);
   {
     std::lock_guard lock(m_state->mutex);

@@ -3,6 +3,7 @@
 // its first request is kept and shown with its error. A real ayar-engine (timing simulator) and store.
 #include <gtest/gtest.h>
 
+#include <QComboBox>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QRegularExpression>
@@ -62,6 +63,20 @@ TEST(Results, ASimulatedRunIsMarkedAndASyntheticDatasetIsSaid) {
                   .data(Qt::ToolTipRole)
                   .toString()
                   .contains(QStringLiteral("simulator")));
+
+  // Compare: the run's figures in the table, and its entry among the candidates, say so too.
+  const auto [second, secondError] = runThrough(window, spec);
+  ASSERT_GT(second, 0) << secondError.toStdString();
+  window.compareRuns(id, {second});
+  const ComparisonTableModel& table = *window.comparePage()->tableModel();
+  ASSERT_GT(table.rowCount(), 0);
+  const QString baselineName =
+      table.headerData(ComparisonTableModel::Baseline, Qt::Horizontal, Qt::ToolTipRole).toString();
+  EXPECT_TRUE(baselineName.contains(QStringLiteral("SIMULATED"))) << baselineName.toStdString();
+  auto* baselineChoice = window.comparePage()->findChild<QComboBox*>(QStringLiteral("baselineRun"));
+  ASSERT_NE(baselineChoice, nullptr);
+  EXPECT_TRUE(baselineChoice->currentText().contains(QStringLiteral("SIMULATED")))
+      << baselineChoice->currentText().toStdString();
 
   window.setLanguage(QStringLiteral("tr"));
   EXPECT_TRUE(window.resultsPage()->headingText().contains(QStringLiteral("SİMÜLASYON")))
