@@ -210,11 +210,11 @@
     </message>
     <message>
         <source>engine default: %1</source>
-        <translation>motor varsayılanı: %1</translation>
+        <translation>varsayılan: %1</translation>
     </message>
     <message>
         <source>engine default</source>
-        <translation>motor varsayılanı</translation>
+        <translation>varsayılan</translation>
     </message>
     <message>
         <source>on</source>

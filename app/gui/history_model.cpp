@@ -129,6 +129,12 @@ QString HistoryModel::statusText(RunStatus status) {
   return {};
 }
 
+QString HistoryModel::dateText(double secondsSinceEpoch) {
+  const QDateTime when = QDateTime::fromMSecsSinceEpoch(static_cast<qint64>(secondsSinceEpoch * 1000.0));
+  const bool turkish = QLocale().language() == QLocale::Turkish;
+  return when.toString(turkish ? QStringLiteral("dd.MM.yyyy HH:mm") : QStringLiteral("yyyy-MM-dd HH:mm"));
+}
+
 QString HistoryModel::simulatedMark() {
   return tr("SIMULATED");
 }
@@ -199,8 +205,7 @@ QVariant HistoryModel::data(const QModelIndex& index, int role) const {
     case Id:
       return QString::number(run.id);
     case Date:
-      return locale.toString(QDateTime::fromMSecsSinceEpoch(static_cast<qint64>(run.createdAt * 1000.0)),
-                             QLocale::ShortFormat);
+      return dateText(run.createdAt);
     case Status:
       return runFacts(run).simulated ? tr("%1 · %2").arg(statusText(run.status), simulatedMark())
                                      : statusText(run.status);

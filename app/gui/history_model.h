@@ -55,6 +55,9 @@ class HistoryModel : public QAbstractTableModel {
   static QString runName(const StoredRun& run);
   // "SIMULATED", and what it means, in the UI language: beside every figure of a simulated run.
   static QString simulatedMark();
+  // When something started, with a four-digit year and the 24-hour clock in the UI language's order:
+  // "2026-12-04 03:07" in English, "04.12.2026 03:07" in Turkish (never the US "12/4/26").
+  static QString dateText(double secondsSinceEpoch);
   static QString simulatedNote();
 
  private:

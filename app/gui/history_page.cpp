@@ -48,6 +48,9 @@ HistoryPage::HistoryPage(HistoryModel* model, QWidget* parent) : QWidget(parent)
   m_search->setObjectName(QStringLiteral("historySearch"));
   m_search->setClearButtonEnabled(true);
   m_status = new QComboBox(this);
+  m_status->setObjectName(QStringLiteral("statusFilter"));
+  // As wide as its longest item in either language: the item texts change with the language.
+  m_status->setSizeAdjustPolicy(QComboBox::AdjustToContents);
   for (int i = 0; i <= static_cast<int>(std::size(kStatuses)); ++i)
     m_status->addItem(QString());
   m_table = new QTableView(this);

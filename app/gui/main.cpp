@@ -12,10 +12,25 @@
 #include "core/error.h"
 
 int main(int argc, char** argv) {
-  // A report needs no display: draw its charts offscreen (a headless server has no X).
+  // A report, the help and the version need no display: draw offscreen (a headless server has no X).
+  bool windowless = false;
   for (int i = 1; i < argc; ++i) {
-    if (std::strncmp(argv[i], "--report", 8) == 0 && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-      qputenv("QT_QPA_PLATFORM", "offscreen");
+    for (const char* option : {"--report", "--help", "-h", "--help-all", "--version", "-v"}) {
+      const std::size_t n = std::strlen(option);
+      windowless = windowless || (std::strncmp(argv[i], option, n) == 0 &&
+                                  (argv[i][n] == '\0' || (n > 2 && argv[i][n] == '=')));
+    }
+  }
+  const bool platformChosen = !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
+  if (windowless && !platformChosen) qputenv("QT_QPA_PLATFORM", "offscreen");
+  if (!windowless && !platformChosen && qEnvironmentVariableIsEmpty("DISPLAY") &&
+      qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")) {
+    // Qt would abort with a core dump; say what to do instead.
+    std::fprintf(stderr,
+                 "ayar: there is no display to open the workbench on (neither DISPLAY nor WAYLAND_DISPLAY "
+                 "is set). Run it on a desktop or under xvfb-run; without a display, ayar-cli runs "
+                 "benchmarks and studies and `ayar --report` writes reports.\n");
+    return 1;
   }
   QApplication app(argc, argv);
   // Files, JSON and command lines are written in the C locale; QLocale is for display only.

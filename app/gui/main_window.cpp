@@ -13,13 +13,16 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMimeData>
+#include <QPainter>
 #include <QPalette>
 #include <QPlainTextEdit>
+#include <QProxyStyle>
 #include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
 #include <QStyleFactory>
+#include <QStyleOption>
 #include <QTabWidget>
 #include <cmath>
 
@@ -54,6 +57,34 @@ QString displayPath(const QString& path) {
     return QStringLiteral("~") + path.mid(home.size());
   return path;
 }
+
+// Fusion outlines a check box in the window colour made darker, which on a dark window is black on
+// near-black: an unticked box vanishes. This style draws the outline in the text colour, faded.
+class VisibleIndicatorStyle : public QProxyStyle {
+ public:
+  using QProxyStyle::QProxyStyle;
+
+  void drawPrimitive(PrimitiveElement element, const QStyleOption* option, QPainter* painter,
+                     const QWidget* widget) const override {
+    QProxyStyle::drawPrimitive(element, option, painter, widget);
+    if (element != PE_IndicatorCheckBox && element != PE_IndicatorItemViewItemCheck &&
+        element != PE_IndicatorRadioButton)
+      return;
+    QColor outline = option->palette.color(QPalette::Text);
+    outline.setAlphaF(0.55F);
+    painter->save();
+    painter->setRenderHint(QPainter::Antialiasing, element == PE_IndicatorRadioButton);
+    painter->setPen(outline);
+    painter->setBrush(Qt::NoBrush);
+    const QRectF box = QRectF(option->rect).adjusted(0.5, 0.5, -0.5, -0.5);
+    if (element == PE_IndicatorRadioButton) {
+      painter->drawEllipse(box);
+    } else {
+      painter->drawRoundedRect(box, 1.5, 1.5);
+    }
+    painter->restore();
+  }
+};
 
 QPalette darkPalette() {
   QPalette p;
@@ -116,7 +147,9 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
   m_setupDock = new QDockWidget(this);
   m_setupDock->setObjectName(QStringLiteral("setupDock"));
   m_setupDock->setWidget(m_setup);
-  m_setupDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+  // Closable, so that the View menu's Setup entry can hide and show it.
+  m_setupDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
+                           QDockWidget::DockWidgetClosable);
   addDockWidget(Qt::LeftDockWidgetArea, m_setupDock);
 
   m_log = new QPlainTextEdit(this);
@@ -422,7 +455,8 @@ void MainWindow::setLanguage(const QString& code) {
 
 void MainWindow::setDarkTheme(bool dark) {
   m_dark = dark;
-  QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+  QStyle* fusion = QStyleFactory::create(QStringLiteral("Fusion"));
+  QApplication::setStyle(dark ? new VisibleIndicatorStyle(fusion) : fusion);
   QApplication::setPalette(dark ? darkPalette() : QApplication::style()->standardPalette());
   m_live->setDark(dark);
   m_results->setDark(dark);

@@ -283,7 +283,7 @@ void SetupPanel::onKindChanged() {
   for (int i = 0; i < m_stack->count(); ++i)
     m_stack->widget(i)->setSizePolicy(QSizePolicy::Preferred,
                                       i == index ? QSizePolicy::Preferred : QSizePolicy::Ignored);
-  m_stack->adjustSize();
+  m_stack->updateGeometry();
   const EngineTemplate* t = currentTemplate();
   m_flagsBox->setVisible(t != nullptr);
   if (t && t->name != m_flags->engineTemplate().name) {

@@ -90,9 +90,7 @@ QVariant StudyListModel::data(const QModelIndex& index, int role) const {
       return text;
     }
     case Started:
-      return locale.toString(
-          QDateTime::fromMSecsSinceEpoch(static_cast<qint64>(entry.study.createdAt * 1000.0)),
-          QLocale::ShortFormat);
+      return HistoryModel::dateText(entry.study.createdAt);
     default:
       return {};
   }

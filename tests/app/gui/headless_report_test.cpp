@@ -106,5 +106,23 @@ TEST(HeadlessReport, BadInputIsNamedWithWhatToDo) {
   EXPECT_TRUE(said.contains(QStringLiteral("--output"))) << said.toStdString();
 }
 
+// Without a display (a server over SSH, CI): the help and the version print, and a window that cannot
+// open says why and what to use instead, instead of a core dump.
+TEST(HeadlessReport, WithoutADisplayHelpPrintsAndTheWindowSaysWhatToDo) {
+  QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+  for (const char* name : {"QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"})
+    environment.remove(QString::fromLatin1(name));
+  int rc = -1;
+  QString said = runAyar({QStringLiteral("--help")}, &rc, environment);
+  EXPECT_EQ(rc, 0) << said.toStdString();
+  EXPECT_TRUE(said.contains(QStringLiteral("--report"))) << said.toStdString();
+  said = runAyar({QStringLiteral("--version")}, &rc, environment);
+  EXPECT_EQ(rc, 0) << said.toStdString();
+  said = runAyar({}, &rc, environment);
+  EXPECT_EQ(rc, 1);
+  EXPECT_TRUE(said.contains(QStringLiteral("no display"))) << said.toStdString();
+  EXPECT_TRUE(said.contains(QStringLiteral("xvfb-run"))) << said.toStdString();
+}
+
 }  // namespace
 }  // namespace ayar

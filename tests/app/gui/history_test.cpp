@@ -1,7 +1,9 @@
 #include <gtest/gtest.h>
 
 #include <QAbstractItemModelTester>
+#include <QDateTime>
 #include <QLineEdit>
+#include <QLocale>
 #include <QTableView>
 #include <fstream>
 
@@ -174,6 +176,17 @@ TEST(History, DeleteHidesTheRunUntilItsUndoTimeEndsAndUndoBringsItBack) {
   page->deleteSelected();
   page->commitDeletes();
   EXPECT_FALSE(window.store().findRun(1));
+}
+
+// Dates read the same way in every row and in both languages: a four-digit year, the 24-hour clock.
+TEST(HistoryModel, DatesHaveAFourDigitYearInTheLanguagesOrder) {
+  const QLocale old;
+  const double when = QDateTime(QDate(2026, 12, 4), QTime(15, 7)).toMSecsSinceEpoch() / 1000.0;
+  QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+  EXPECT_EQ(HistoryModel::dateText(when), QStringLiteral("2026-12-04 15:07"));
+  QLocale::setDefault(QLocale(QLocale::Turkish, QLocale::Turkey));
+  EXPECT_EQ(HistoryModel::dateText(when), QStringLiteral("04.12.2026 15:07"));
+  QLocale::setDefault(old);
 }
 
 }  // namespace

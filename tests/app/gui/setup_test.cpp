@@ -2,6 +2,7 @@
 // type something wrong and see where and why. A real ayar-engine (timing simulator) and a real store.
 #include <gtest/gtest.h>
 
+#include <QAction>
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
@@ -269,6 +270,37 @@ TEST(SetupPanel, TheWheelOverTheFormScrollsItAndChangesNoField) {
   ASSERT_TRUE(caching->hasFocus());
   turnWheelOver(caching);
   EXPECT_NE(caching->currentIndex(), index);
+}
+
+// "Set up again" fills the form without shrinking its fields; the View menu shows and hides Setup.
+TEST(SetupPanel, SetUpAgainKeepsTheFieldsWidthsAndTheViewMenuTogglesTheSetup) {
+  test::clearSettings();
+  test::TempDir dir;
+  MainWindow window({dir / "ayar.db", QStringLiteral("en")});
+  window.resize(1366, 768);
+  window.show();
+  SetupPanel& setup = *window.setupPanel();
+  QCoreApplication::processEvents();
+  const int device = setup.deviceBox()->width(), model = setup.modelBox()->width();
+  setup.setRunSpec(test::simRunSpec(5, 1, 3, 100.0, "again"));
+  const auto run = pressStartAndWait(window);
+  ASSERT_TRUE(run);
+  ASSERT_TRUE(window.setUpAgain(run->id));
+  for (int i = 0; i < 5; ++i)
+    QCoreApplication::processEvents();
+  EXPECT_EQ(setup.deviceBox()->width(), device);
+  EXPECT_EQ(setup.modelBox()->width(), model);
+
+  QAction* toggle = nullptr;
+  for (QAction* action : window.findChildren<QAction*>()) {
+    if (action->text() == QStringLiteral("Setup")) toggle = action;
+  }
+  ASSERT_NE(toggle, nullptr);
+  EXPECT_TRUE(toggle->isEnabled());
+  toggle->trigger();
+  EXPECT_FALSE(setup.isVisible());
+  toggle->trigger();
+  EXPECT_TRUE(setup.isVisible());
 }
 
 // The request options reach the server as set: the API, sampling parameters, an extra body, headers.
