@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <QComboBox>
+#include <QFile>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QRegularExpression>
@@ -77,6 +78,13 @@ TEST(Results, ASimulatedRunIsMarkedAndASyntheticDatasetIsSaid) {
   ASSERT_NE(baselineChoice, nullptr);
   EXPECT_TRUE(baselineChoice->currentText().contains(QStringLiteral("SIMULATED")))
       << baselineChoice->currentText().toStdString();
+  // And the exported report says it in its own language.
+  const QString markdown = QString::fromStdString((dir / "comparison.md").string());
+  ASSERT_TRUE(window.comparePage()->exportReport(markdown).isEmpty());
+  QFile file(markdown);
+  ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+  const QString report = QString::fromUtf8(file.readAll());
+  EXPECT_TRUE(report.contains(QStringLiteral("timing simulator"))) << report.left(600).toStdString();
 
   window.setLanguage(QStringLiteral("tr"));
   EXPECT_TRUE(window.resultsPage()->headingText().contains(QStringLiteral("SİMÜLASYON")))
