@@ -168,6 +168,16 @@ constexpr Phrase kPhrases[] = {
      "that the server is running.",
      "{0} uç noktasına ulaşılamıyor: GET {0}/health: {1}; GET {0}/v1/models: {2}. Adresi ve sunucunun "
      "çalıştığını denetleyin."},
+    {MessageText::RunNoTokenizer,
+     "no tokenizer at {0}: run scripts/setup.sh to fetch the Qwen3 tokenizer, or give a tokenizer.json "
+     "(--tokenizer)",
+     "{0} konumunda tokenizer yok: Qwen3 tokenizer'ını indirmek için scripts/setup.sh'ı çalıştırın ya da bir "
+     "tokenizer.json (--tokenizer) verin"},
+    {MessageText::RunModelsUnanswered,
+     "could not ask {0}/v1/models which model it serves ({1}): give the model name",
+     "{0}/v1/models adresine hangi modeli sunduğu sorulamadı ({1}): model adını verin"},
+    {MessageText::RunModelsEmpty, "{0}/v1/models listed no model: give the model name",
+     "{0}/v1/models hiçbir model listelemedi: model adını verin"},
 };
 static_assert(std::size(kPhrases) == static_cast<std::size_t>(MessageText::Count_),
               "every MessageText needs its row in kPhrases");

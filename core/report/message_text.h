@@ -80,9 +80,12 @@ enum class MessageText {
   EngineStartDetails,    // {0}: the command, {1}: the log file
   EngineLogTail,         // {0}: the lines
   EngineSilent,
-  RemoteWantsKey,     // {0}: the endpoint, {1}: the HTTP status
-  RemoteKeyRefused,   // {0}: the endpoint, {1}: the HTTP status, {2}: where the key came from
-  RemoteUnreachable,  // {0}: the endpoint, {1}, {2}: the two answers
+  RemoteWantsKey,       // {0}: the endpoint, {1}: the HTTP status
+  RemoteKeyRefused,     // {0}: the endpoint, {1}: the HTTP status, {2}: where the key came from
+  RemoteUnreachable,    // {0}: the endpoint, {1}, {2}: the two answers
+  RunNoTokenizer,       // {0}: where it was looked for
+  RunModelsUnanswered,  // {0}: the server, {1}: why
+  RunModelsEmpty,       // {0}: the server
   Count_
 };
 

@@ -59,9 +59,7 @@ RunTokenizer loadRunTokenizer(const RunSpec& spec) {
   }
   const std::filesystem::path path = defaultTokenizerDir();
   if (!std::filesystem::exists(path / "tokenizer.json")) {
-    throw Error(
-        "no tokenizer at " + path.string() +
-        ": run scripts/setup.sh to fetch the Qwen3 tokenizer, or pass --tokenizer with a tokenizer.json");
+    throw MessageError({MessageText::RunNoTokenizer, {path.string()}});
   }
   return {Tokenizer::load(path), true};
 }
@@ -203,14 +201,14 @@ nlohmann::json rpsChangeEvents(const ArrivalSchedule& schedule, std::span<const 
 std::string firstServedModel(const std::string& baseUrl, const std::string& apiKey) {
   const HttpProbe probe = httpGet(baseUrl + "/v1/models", std::chrono::seconds(10), apiKey);
   if (probe.status != 200) {
-    throw Error("could not ask " + baseUrl + "/v1/models which model it serves (" +
-                (probe.status ? "HTTP " + std::to_string(probe.status) : probe.error) + "): pass --model");
+    throw MessageError({MessageText::RunModelsUnanswered,
+                        {baseUrl, probe.status ? "HTTP " + std::to_string(probe.status) : probe.error}});
   }
   try {
     const auto json = nlohmann::json::parse(probe.body);
     return json.at("data").at(0).at("id").get<std::string>();
   } catch (const std::exception&) {
-    throw Error(baseUrl + "/v1/models listed no model: pass --model");
+    throw MessageError({MessageText::RunModelsEmpty, {baseUrl}});
   }
 }
 
