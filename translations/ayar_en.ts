@@ -813,6 +813,62 @@
         <source>none: a synthetic set</source>
         <translation>none: a synthetic set</translation>
     </message>
+    <message>
+        <source>Ramp-up</source>
+        <translation>Ramp-up</translation>
+    </message>
+    <message>
+        <source>Ramp-up from (/s)</source>
+        <translation>Ramp-up from (/s)</translation>
+    </message>
+    <message>
+        <source>Ramp-up to (/s)</source>
+        <translation>Ramp-up to (/s)</translation>
+    </message>
+    <message>
+        <source>Rates between</source>
+        <translation>Rates between</translation>
+    </message>
+    <message>
+        <source>sweep: one at a time to all at once</source>
+        <translation>sweep: one at a time to all at once</translation>
+    </message>
+    <message>
+        <source>Runs the requests one at a time, then all at once, then at rates between the two throughputs: a curve of latency against load.</source>
+        <translation>Runs the requests one at a time, then all at once, then at rates between the two throughputs: a curve of latency against load.</translation>
+    </message>
+    <message>
+        <source>none: a steady rate</source>
+        <translation>none: a steady rate</translation>
+    </message>
+    <message>
+        <source>linear</source>
+        <translation>linear</translation>
+    </message>
+    <message>
+        <source>exponential</source>
+        <translation>exponential</translation>
+    </message>
+    <message>
+        <source>How many rates the sweep runs between one at a time and all at once.</source>
+        <translation>How many rates the sweep runs between one at a time and all at once.</translation>
+    </message>
+    <message>
+        <source>A ramp-up sets the rate itself.</source>
+        <translation>A ramp-up sets the rate itself.</translation>
+    </message>
+    <message>
+        <source>Used with a ramp-up only.</source>
+        <translation>Used with a ramp-up only.</translation>
+    </message>
+    <message>
+        <source>Used by a sweep only.</source>
+        <translation>Used by a sweep only.</translation>
+    </message>
+    <message>
+        <source>must not be below Ramp-up from (%1).</source>
+        <translation>must not be below Ramp-up from (%1).</translation>
+    </message>
 </context>
 <context>
     <name>ayar::RequestOptionsEditor</name>
@@ -1015,6 +1071,62 @@
     <message>
         <source>Empty: not sent, the server&apos;s default applies.</source>
         <translation>Empty: not sent, the server&apos;s default applies.</translation>
+    </message>
+    <message>
+        <source>Ready check (s)</source>
+        <translation>Ready check (s)</translation>
+    </message>
+    <message>
+        <source>Request id prefix</source>
+        <translation>Request id prefix</translation>
+    </message>
+    <message>
+        <source>Tokenizer</source>
+        <translation>Tokenizer</translation>
+    </message>
+    <message>
+        <source>Log-probabilities</source>
+        <translation>Log-probabilities</translation>
+    </message>
+    <message>
+        <source>one try</source>
+        <translation>one try</translation>
+    </message>
+    <message>
+        <source>Retry the test request every 5 s for this long before the run; 0 skips it.</source>
+        <translation>Retry the test request every 5 s for this long before the run; 0 skips it.</translation>
+    </message>
+    <message>
+        <source>Each request carries x-request-id: the prefix and its number.</source>
+        <translation>Each request carries x-request-id: the prefix and its number.</translation>
+    </message>
+    <message>
+        <source>the model&apos;s, else Qwen3</source>
+        <translation>the model&apos;s, else Qwen3</translation>
+    </message>
+    <message>
+        <source>A tokenizer.json, or a folder holding one, to count prompt and output tokens as the served model does.</source>
+        <translation>A tokenizer.json, or a folder holding one, to count prompt and output tokens as the served model does.</translation>
+    </message>
+    <message>
+        <source>not asked</source>
+        <translation>not asked</translation>
+    </message>
+    <message>
+        <source>Log-probabilities to ask for with each token (completions).</source>
+        <translation>Log-probabilities to ask for with each token (completions).</translation>
+    </message>
+    <message>
+        <source>Give a number of seconds (0 skips the test request), or leave it empty for one try.</source>
+        <translation>Give a number of seconds (0 skips the test request), or leave it empty for one try.</translation>
+    </message>
+    <message>
+        <source>there is no file or folder %1. Give a tokenizer.json or its folder, or leave it empty.</source>
+        <translation>there is no file or folder %1. Give a tokenizer.json or its folder, or leave it empty.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a count. Give a whole number, or leave it empty.</source>
+        <translation>&quot;%1&quot; is not a count. Give a whole number, or leave it empty.</translation>
     </message>
 </context>
 <context>

@@ -809,6 +809,62 @@
         <source>none: a synthetic set</source>
         <translation>yok: yapay küme</translation>
     </message>
+    <message>
+        <source>Ramp-up</source>
+        <translation>Hız artışı</translation>
+    </message>
+    <message>
+        <source>Ramp-up from (/s)</source>
+        <translation>Artış başlangıcı (/sn)</translation>
+    </message>
+    <message>
+        <source>Ramp-up to (/s)</source>
+        <translation>Artış sonu (/sn)</translation>
+    </message>
+    <message>
+        <source>Rates between</source>
+        <translation>Aradaki hız sayısı</translation>
+    </message>
+    <message>
+        <source>sweep: one at a time to all at once</source>
+        <translation>tarama: teker teker ile hepsi birden arası</translation>
+    </message>
+    <message>
+        <source>Runs the requests one at a time, then all at once, then at rates between the two throughputs: a curve of latency against load.</source>
+        <translation>İstekleri önce teker teker, sonra hepsi birden, sonra bu iki işlem hacmi arasındaki hızlarda gönderir: yüke karşı gecikme eğrisi.</translation>
+    </message>
+    <message>
+        <source>none: a steady rate</source>
+        <translation>yok: sabit hız</translation>
+    </message>
+    <message>
+        <source>linear</source>
+        <translation>doğrusal</translation>
+    </message>
+    <message>
+        <source>exponential</source>
+        <translation>üstel</translation>
+    </message>
+    <message>
+        <source>How many rates the sweep runs between one at a time and all at once.</source>
+        <translation>Taramanın teker teker ile hepsi birden arasında kaç hız deneyeceği.</translation>
+    </message>
+    <message>
+        <source>A ramp-up sets the rate itself.</source>
+        <translation>Hız artışı hızı kendisi belirler.</translation>
+    </message>
+    <message>
+        <source>Used with a ramp-up only.</source>
+        <translation>Yalnızca hız artışıyla kullanılır.</translation>
+    </message>
+    <message>
+        <source>Used by a sweep only.</source>
+        <translation>Yalnızca taramada kullanılır.</translation>
+    </message>
+    <message>
+        <source>must not be below Ramp-up from (%1).</source>
+        <translation>Artış başlangıcından (%1) küçük olmamalı.</translation>
+    </message>
 </context>
 <context>
     <name>ayar::RequestOptionsEditor</name>
@@ -1011,6 +1067,62 @@
     <message>
         <source>Empty: not sent, the server&apos;s default applies.</source>
         <translation>Boş: gönderilmez, sunucunun varsayılanı geçerli olur.</translation>
+    </message>
+    <message>
+        <source>Ready check (s)</source>
+        <translation>Hazırlık denetimi (sn)</translation>
+    </message>
+    <message>
+        <source>Request id prefix</source>
+        <translation>İstek kimliği öneki</translation>
+    </message>
+    <message>
+        <source>Tokenizer</source>
+        <translation>Tokenizer</translation>
+    </message>
+    <message>
+        <source>Log-probabilities</source>
+        <translation>Log-olasılıklar</translation>
+    </message>
+    <message>
+        <source>one try</source>
+        <translation>tek deneme</translation>
+    </message>
+    <message>
+        <source>Retry the test request every 5 s for this long before the run; 0 skips it.</source>
+        <translation>Çalıştırmadan önce deneme isteğini bu süre boyunca her 5 sn yinele; 0 deneme isteğini atlar.</translation>
+    </message>
+    <message>
+        <source>Each request carries x-request-id: the prefix and its number.</source>
+        <translation>Her istek x-request-id taşır: önek ve isteğin numarası.</translation>
+    </message>
+    <message>
+        <source>the model&apos;s, else Qwen3</source>
+        <translation>modelinki, yoksa Qwen3</translation>
+    </message>
+    <message>
+        <source>A tokenizer.json, or a folder holding one, to count prompt and output tokens as the served model does.</source>
+        <translation>İstem ve çıkış tokenlarını sunulan model gibi saymak için bir tokenizer.json ya da onu içeren bir klasör.</translation>
+    </message>
+    <message>
+        <source>not asked</source>
+        <translation>istenmez</translation>
+    </message>
+    <message>
+        <source>Log-probabilities to ask for with each token (completions).</source>
+        <translation>Her tokenla istenecek log-olasılık sayısı (tamamlama).</translation>
+    </message>
+    <message>
+        <source>Give a number of seconds (0 skips the test request), or leave it empty for one try.</source>
+        <translation>Bir saniye değeri verin (0 deneme isteğini atlar) ya da tek deneme için boş bırakın.</translation>
+    </message>
+    <message>
+        <source>there is no file or folder %1. Give a tokenizer.json or its folder, or leave it empty.</source>
+        <translation>%1 diye bir dosya ya da klasör yok. Bir tokenizer.json ya da klasörünü verin veya boş bırakın.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a count. Give a whole number, or leave it empty.</source>
+        <translation>&quot;%1&quot; bir sayı değil. Bir tam sayı verin ya da boş bırakın.</translation>
     </message>
 </context>
 <context>

@@ -22,7 +22,8 @@ namespace ayar {
 namespace {
 
 const char* const kDatasets[] = {"random", "sharegpt", "synthetic-sharegpt", "prefix-repetition"};
-const LoadMode kModes[] = {LoadMode::Rate, LoadMode::Concurrent, LoadMode::Throughput};
+const LoadMode kModes[] = {LoadMode::Rate, LoadMode::Concurrent, LoadMode::Throughput, LoadMode::Sweep};
+const char* const kRampUps[] = {"", "linear", "exponential"};
 
 QSpinBox* spin(QWidget* parent, int min, int max) {
   auto* box = new QSpinBox(parent);
@@ -69,8 +70,18 @@ ProfileEditor::ProfileEditor(QWidget* parent) : QWidget(parent) {
   m_datasetPath->setObjectName(QStringLiteral("datasetPath"));
   m_mode = new QComboBox(this);
   m_mode->setObjectName(QStringLiteral("loadMode"));
-  for (int i = 0; i < 3; ++i)
+  for (std::size_t i = 0; i < std::size(kModes); ++i)
     m_mode->addItem(QString());
+  m_rampUp = new QComboBox(this);
+  m_rampUp->setObjectName(QStringLiteral("rampUp"));
+  for (const char* strategy : kRampUps)
+    m_rampUp->addItem(QString(), QString::fromLatin1(strategy));
+  m_rampStart = spin(this, 1, 1000000);
+  m_rampStart->setObjectName(QStringLiteral("rampUpStart"));
+  m_rampEnd = spin(this, 1, 1000000);
+  m_rampEnd->setObjectName(QStringLiteral("rampUpEnd"));
+  m_sweepPoints = spin(this, 0, 100);
+  m_sweepPoints->setObjectName(QStringLiteral("sweepPoints"));
   m_rate = new QLineEdit(this);
   m_rate->setObjectName(QStringLiteral("requestRate"));
   m_burstiness = new QLineEdit(this);
@@ -101,14 +112,15 @@ ProfileEditor::ProfileEditor(QWidget* parent) : QWidget(parent) {
   m_form->addRow(m_presetTitle);
   m_form->addRow(new QLabel(this), m_dataset);
   m_form->addRow(m_datasetHint);
-  for (QWidget* w : std::initializer_list<QWidget*>{
-           m_datasetPath, m_mode, m_rate, m_burstiness, m_maxConcurrency, m_concurrency, m_numPrompts,
-           m_inputLen, m_outputLen, m_rangeRatio, m_prefixLen, m_numPrefixes, m_seed}) {
+  for (QWidget* w : std::initializer_list<QWidget*>{m_datasetPath, m_mode, m_rate, m_burstiness, m_rampUp,
+                                                    m_rampStart, m_rampEnd, m_maxConcurrency, m_concurrency,
+                                                    m_sweepPoints, m_numPrompts, m_inputLen, m_outputLen,
+                                                    m_rangeRatio, m_prefixLen, m_numPrefixes, m_seed}) {
     m_form->addRow(new QLabel(this), w);
   }
   // Combos as wide as the panel, not as their longest item; the preset list opens as wide as its
   // titles.
-  for (QComboBox* c : {m_preset, m_dataset, m_mode}) {
+  for (QComboBox* c : {m_preset, m_dataset, m_mode, m_rampUp}) {
     c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     c->setMinimumContentsLength(8);
   }
@@ -117,14 +129,16 @@ ProfileEditor::ProfileEditor(QWidget* parent) : QWidget(parent) {
     updateApplicableFields();
     emit profileChanged();
   });
-  connect(m_mode, &QComboBox::currentIndexChanged, this, [this] {
-    updateApplicableFields();
-    emit profileChanged();
-  });
+  for (QComboBox* c : {m_mode, m_rampUp}) {
+    connect(c, &QComboBox::currentIndexChanged, this, [this] {
+      updateApplicableFields();
+      emit profileChanged();
+    });
+  }
   for (QLineEdit* e : {m_rate, m_burstiness, m_datasetPath})
     connect(e, &QLineEdit::textChanged, this, &ProfileEditor::profileChanged);
   for (QSpinBox* s : {m_maxConcurrency, m_concurrency, m_numPrompts, m_inputLen, m_outputLen, m_prefixLen,
-                      m_numPrefixes, m_seed})
+                      m_numPrefixes, m_seed, m_rampStart, m_rampEnd, m_sweepPoints})
     connect(s, &QSpinBox::valueChanged, this, &ProfileEditor::profileChanged);
   connect(m_rangeRatio, &QDoubleSpinBox::valueChanged, this, &ProfileEditor::profileChanged);
   m_preset->addItem(QString());
@@ -144,8 +158,12 @@ void ProfileEditor::retranslate() {
                             tr("Load"),
                             tr("Request rate (/s)"),
                             tr("Burstiness"),
+                            tr("Ramp-up"),
+                            tr("Ramp-up from (/s)"),
+                            tr("Ramp-up to (/s)"),
                             tr("Max concurrency"),
                             tr("Concurrency"),
+                            tr("Rates between"),
                             tr("Requests"),
                             tr("Input tokens"),
                             tr("Output tokens"),
@@ -153,9 +171,10 @@ void ProfileEditor::retranslate() {
                             tr("Prefix tokens"),
                             tr("Prefixes"),
                             tr("Seed")};
-  QWidget* fields[] = {m_presetRow,  m_dataset,        m_datasetPath, m_mode,        m_rate,
-                       m_burstiness, m_maxConcurrency, m_concurrency, m_numPrompts,  m_inputLen,
-                       m_outputLen,  m_rangeRatio,     m_prefixLen,   m_numPrefixes, m_seed};
+  QWidget* fields[] = {m_presetRow,   m_dataset,     m_datasetPath, m_mode,     m_rate,
+                       m_burstiness,  m_rampUp,      m_rampStart,   m_rampEnd,  m_maxConcurrency,
+                       m_concurrency, m_sweepPoints, m_numPrompts,  m_inputLen, m_outputLen,
+                       m_rangeRatio,  m_prefixLen,   m_numPrefixes, m_seed};
   for (std::size_t i = 0; i < std::size(fields); ++i) {
     if (auto* l = qobject_cast<QLabel*>(m_form->labelForField(fields[i]))) l->setText(labels[i]);
   }
@@ -187,6 +206,15 @@ void ProfileEditor::retranslate() {
   m_mode->setItemText(0, tr("requests per second"));
   m_mode->setItemText(1, tr("fixed concurrency"));
   m_mode->setItemText(2, tr("all at once"));
+  m_mode->setItemText(3, tr("sweep: one at a time to all at once"));
+  m_mode->setItemData(3,
+                      tr("Runs the requests one at a time, then all at once, then at rates between the two "
+                         "throughputs: a curve of latency against load."),
+                      Qt::ToolTipRole);
+  m_rampUp->setItemText(0, tr("none: a steady rate"));
+  m_rampUp->setItemText(1, tr("linear"));
+  m_rampUp->setItemText(2, tr("exponential"));
+  m_sweepPoints->setToolTip(tr("How many rates the sweep runs between one at a time and all at once."));
   m_rate->setPlaceholderText(tr("a number, or inf for all at once"));
   m_burstiness->setPlaceholderText(tr("1: Poisson, inf: evenly spaced"));
   m_datasetPath->setPlaceholderText(tr("none: a synthetic set"));
@@ -277,10 +305,14 @@ void ProfileEditor::setProfile(const ProfileSpec& profile) {
   m_dataset->setCurrentIndex(std::max(0, m_dataset->findData(QString::fromStdString(profile.datasetName))));
   m_datasetPath->setText(QString::fromStdString(profile.datasetPath));
   int mode = 0;
-  for (int i = 0; i < 3; ++i) {
-    if (kModes[i] == profile.loadMode) mode = i;
+  for (std::size_t i = 0; i < std::size(kModes); ++i) {
+    if (kModes[i] == profile.loadMode) mode = static_cast<int>(i);
   }
   m_mode->setCurrentIndex(mode);
+  m_rampUp->setCurrentIndex(std::max(0, m_rampUp->findData(QString::fromStdString(profile.rampUpStrategy))));
+  m_rampStart->setValue(std::max(1, profile.rampUpStartRps));
+  m_rampEnd->setValue(std::max(1, profile.rampUpEndRps));
+  m_sweepPoints->setValue(profile.sweepPoints);
   m_rate->setText(formatUiNumber(profile.requestRate));
   m_burstiness->setText(formatUiNumber(profile.burstiness));
   m_maxConcurrency->setValue(profile.maxConcurrency.value_or(0));
@@ -324,7 +356,13 @@ void ProfileEditor::updateApplicableFields() {
   apply(m_rangeRatio, random, tr("Only the random dataset draws lengths around the given ones."));
   apply(m_prefixLen, prefix, tr("Only the shared-prefix dataset has prefixes."));
   apply(m_numPrefixes, prefix, tr("Only the shared-prefix dataset has prefixes."));
-  apply(m_rate, mode == LoadMode::Rate, tr("Used when requests are sent at a rate."));
+  const bool ramp = mode == LoadMode::Rate && !m_rampUp->currentData().toString().isEmpty();
+  apply(m_rate, mode == LoadMode::Rate && !ramp,
+        ramp ? tr("A ramp-up sets the rate itself.") : tr("Used when requests are sent at a rate."));
+  apply(m_rampUp, mode == LoadMode::Rate, tr("Used when requests are sent at a rate."));
+  apply(m_rampStart, ramp, tr("Used with a ramp-up only."));
+  apply(m_rampEnd, ramp, tr("Used with a ramp-up only."));
+  apply(m_sweepPoints, mode == LoadMode::Sweep, tr("Used by a sweep only."));
   apply(m_burstiness, mode == LoadMode::Rate, tr("Used when requests are sent at a rate."));
   apply(m_concurrency, mode == LoadMode::Concurrent, tr("Used with a fixed concurrency only."));
   apply(m_maxConcurrency, mode != LoadMode::Concurrent,
@@ -369,9 +407,20 @@ ProfileSpec ProfileEditor::profile() const {
   p.datasetPath = p.datasetName == "sharegpt" ? m_datasetPath->text().trimmed().toStdString() : std::string();
   p.loadMode = loadMode();
   if (p.loadMode == LoadMode::Rate) {
-    p.requestRate = parseUiNumber(m_rate->text(), true).value_or(-1.0);  // problems() names the field
+    p.rampUpStrategy = m_rampUp->currentData().toString().toStdString();
+    if (p.rampUpStrategy.empty()) {
+      p.requestRate = parseUiNumber(m_rate->text(), true).value_or(-1.0);  // problems() names the field
+      p.rampUpStartRps = p.rampUpEndRps = 0;
+    } else {
+      p.requestRate = ProfileSpec::kInfinity;  // the ramp sets the rate, as vLLM wants it
+      p.rampUpStartRps = m_rampStart->value();
+      p.rampUpEndRps = m_rampEnd->value();
+    }
     p.burstiness = parseUiNumber(m_burstiness->text(), true).value_or(-1.0);
+  } else {
+    p.rampUpStrategy.clear();
   }
+  if (p.loadMode == LoadMode::Sweep) p.sweepPoints = m_sweepPoints->value();
   if (p.loadMode != LoadMode::Concurrent)
     p.maxConcurrency =
         m_maxConcurrency->value() > 0 ? std::optional<int>(m_maxConcurrency->value()) : std::nullopt;
@@ -398,7 +447,10 @@ FieldProblems ProfileEditor::problems() const {
   const auto add = [&](QWidget* field, const QString& what) {
     out.push_back({field, tr("%1: %2").arg(label(field), what)});
   };
-  if (loadMode() == LoadMode::Rate) {
+  const bool ramp = loadMode() == LoadMode::Rate && !m_rampUp->currentData().toString().isEmpty();
+  if (ramp && m_rampStart->value() > m_rampEnd->value())
+    add(m_rampEnd, tr("must not be below Ramp-up from (%1).").arg(QLocale().toString(m_rampStart->value())));
+  if (loadMode() == LoadMode::Rate && !ramp) {
     const QString rate = m_rate->text().trimmed();
     const auto value = parseUiNumber(rate, true);
     if (rate.isEmpty()) {
@@ -411,6 +463,8 @@ FieldProblems ProfileEditor::problems() const {
     } else if (*value <= 0) {
       add(m_rate, tr("must be above 0 (or inf, to send all at once)."));
     }
+  }
+  if (loadMode() == LoadMode::Rate) {
     const QString burst = m_burstiness->text().trimmed();
     const auto burstiness = parseUiNumber(burst, true);
     if (burst.isEmpty() || !burstiness || *burstiness <= 0) {

@@ -46,6 +46,8 @@ class ProfileEditor : public QWidget {
   QComboBox* presetBox() const { return m_preset; }
   QComboBox* datasetBox() const { return m_dataset; }
   QLineEdit* rateField() const { return m_rate; }
+  QComboBox* loadModeBox() const { return m_mode; }
+  QComboBox* rampUpBox() const { return m_rampUp; }
   QSpinBox* requestsField() const { return m_numPrompts; }
   QSpinBox* inputField() const { return m_inputLen; }
   QSpinBox* outputField() const { return m_outputLen; }
@@ -82,6 +84,10 @@ class ProfileEditor : public QWidget {
   QLineEdit* m_burstiness = nullptr;
   QSpinBox* m_maxConcurrency = nullptr;
   QSpinBox* m_concurrency = nullptr;
+  QSpinBox* m_sweepPoints = nullptr;
+  QComboBox* m_rampUp = nullptr;
+  QSpinBox* m_rampStart = nullptr;
+  QSpinBox* m_rampEnd = nullptr;
   QSpinBox* m_numPrompts = nullptr;
   QSpinBox* m_inputLen = nullptr;
   QSpinBox* m_outputLen = nullptr;

@@ -3,6 +3,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QEvent>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -90,6 +91,9 @@ RequestOptionsEditor::RequestOptionsEditor(QWidget* parent) : QWidget(parent) {
   m_warmups->setObjectName(QStringLiteral("warmups"));
   m_warmups->setRange(0, 100000);
   m_form->addRow(new QLabel(this), m_warmups);
+  m_readyCheck = line("readyCheckTimeout");
+  m_requestIdPrefix = line("requestIdPrefix");
+  m_tokenizer = line("tokenizer");
 
   section();
   m_temperature = line("temperature");
@@ -99,6 +103,7 @@ RequestOptionsEditor::RequestOptionsEditor(QWidget* parent) : QWidget(parent) {
   m_frequencyPenalty = line("frequencyPenalty");
   m_presencePenalty = line("presencePenalty");
   m_repetitionPenalty = line("repetitionPenalty");
+  m_logprobs = line("logprobs");
   m_numbers = {{m_temperature, &ProfileSpec::temperature},
                {m_topP, &ProfileSpec::topP},
                {m_minP, &ProfileSpec::minP},
@@ -140,6 +145,10 @@ void RequestOptionsEditor::retranslate() {
                                                  {m_extraBody, tr("Extra body (JSON)")},
                                                  {m_timeout, tr("Request timeout (s)")},
                                                  {m_warmups, tr("Warm-up requests")},
+                                                 {m_readyCheck, tr("Ready check (s)")},
+                                                 {m_requestIdPrefix, tr("Request id prefix")},
+                                                 {m_tokenizer, tr("Tokenizer")},
+                                                 {m_logprobs, tr("Log-probabilities")},
                                                  {m_temperature, tr("Temperature")},
                                                  {m_topP, tr("Top-p")},
                                                  {m_topK, tr("Top-k")},
@@ -175,6 +184,16 @@ void RequestOptionsEditor::retranslate() {
     e->setPlaceholderText(tr("not sent"));
     e->setToolTip(tr("Empty: not sent, the server's default applies."));
   }
+  m_readyCheck->setPlaceholderText(tr("one try"));
+  m_readyCheck->setToolTip(tr("Retry the test request every 5 s for this long before the run; 0 skips it."));
+  m_requestIdPrefix->setPlaceholderText(tr("none"));
+  m_requestIdPrefix->setToolTip(tr("Each request carries x-request-id: the prefix and its number."));
+  m_tokenizer->setPlaceholderText(tr("the model's, else Qwen3"));
+  m_tokenizer->setToolTip(
+      tr("A tokenizer.json, or a folder holding one, to count prompt and output tokens "
+         "as the served model does."));
+  m_logprobs->setPlaceholderText(tr("not asked"));
+  m_logprobs->setToolTip(tr("Log-probabilities to ask for with each token (completions)."));
   m_percentiles->setToolTip(
       tr("Which percentiles the results list, e.g. %1").arg(QStringLiteral("50 90 99")));
   for (QLineEdit* e : {m_sloTtft, m_sloTpot, m_sloE2el})
@@ -236,6 +255,10 @@ void RequestOptionsEditor::setRunSpec(const RunSpec& spec) {
   m_timeout->setText(
       spec.requestTimeoutS == RunSpec{}.requestTimeoutS ? QString() : formatUiNumber(spec.requestTimeoutS));
   m_warmups->setValue(spec.numWarmups);
+  m_readyCheck->setText(spec.readyCheckTimeoutS ? formatUiNumber(*spec.readyCheckTimeoutS) : QString());
+  m_requestIdPrefix->setText(QString::fromStdString(spec.requestIdPrefix));
+  m_tokenizer->setText(QString::fromStdString(spec.tokenizer));
+  m_logprobs->setText(spec.logprobs ? QLocale().toString(*spec.logprobs) : QString());
   m_percentiles->setText(percentilesText(spec.summary.percentiles));
   m_sloTtft->setText(optionalText(spec.summary.goodput.ttftMs));
   m_sloTpot->setText(optionalText(spec.summary.goodput.tpotMs));
@@ -284,6 +307,12 @@ void RequestOptionsEditor::applyTo(RunSpec& spec) const {
     spec.requestTimeoutS = RunSpec{}.requestTimeoutS;
   }
   spec.numWarmups = m_warmups->value();
+  spec.readyCheckTimeoutS = parseUiNumber(m_readyCheck->text());
+  spec.requestIdPrefix = m_requestIdPrefix->text().trimmed().toStdString();
+  spec.tokenizer = m_tokenizer->text().trimmed().toStdString();
+  bool logprobsRead = false;
+  const int logprobs = QLocale().toInt(m_logprobs->text().trimmed(), &logprobsRead);
+  spec.logprobs = logprobsRead ? std::optional<int>(logprobs) : std::nullopt;
   std::vector<double> percentiles;
   bool allRead = true;
   for (const QString& word : percentileWords(m_percentiles->text())) {
@@ -359,6 +388,19 @@ FieldProblems RequestOptionsEditor::problems() const {
   }
   number(
       m_timeout, [](double v) { return v > 0; }, tr("Give a number of seconds above 0, or leave it empty."));
+  number(
+      m_readyCheck, [](double v) { return v >= 0; },
+      tr("Give a number of seconds (0 skips the test request), or leave it empty for one try."));
+  if (const QString file = m_tokenizer->text().trimmed(); !file.isEmpty() && !QFileInfo::exists(file))
+    add(m_tokenizer, tr("there is no file or folder %1. Give a tokenizer.json or its folder, or leave it "
+                        "empty.")
+                         .arg(file));
+  if (const QString text = m_logprobs->text().trimmed(); !text.isEmpty()) {
+    bool ok = false;
+    const int value = QLocale().toInt(text, &ok);
+    if (!ok || value < 0)
+      add(m_logprobs, tr("\"%1\" is not a count. Give a whole number, or leave it empty.").arg(text));
+  }
   const QStringList words = percentileWords(m_percentiles->text());
   for (const QString& word : words) {
     const auto value = parseUiNumber(word);

@@ -79,6 +79,10 @@ class RequestOptionsEditor : public QWidget {
   QPlainTextEdit* m_headers = nullptr;
   QLineEdit* m_timeout = nullptr;
   QSpinBox* m_warmups = nullptr;
+  QLineEdit* m_tokenizer = nullptr;
+  QLineEdit* m_readyCheck = nullptr;
+  QLineEdit* m_requestIdPrefix = nullptr;
+  QLineEdit* m_logprobs = nullptr;
   QLineEdit* m_percentiles = nullptr;
   QLineEdit* m_sloTtft = nullptr;
   QLineEdit* m_sloTpot = nullptr;

@@ -539,16 +539,17 @@ void SetupPanel::saveSettings(QSettings& settings) const {
   nlohmann::json engine = spec.engine;  // never holds the key: EngineSpec's JSON leaves it out
   nlohmann::json profile = spec.profile;
   // The run's own options; headers are left out (they may hold secrets).
-  nlohmann::json run = {{"request_model", spec.requestModel},
-                        {"extra_body", spec.extraBody},
-                        {"request_timeout_s", spec.requestTimeoutS},
-                        {"num_warmups", spec.numWarmups},
+  nlohmann::json run = {{"request_model", spec.requestModel},        {"extra_body", spec.extraBody},
+                        {"request_timeout_s", spec.requestTimeoutS}, {"num_warmups", spec.numWarmups},
+                        {"request_id_prefix", spec.requestIdPrefix}, {"tokenizer", spec.tokenizer},
                         {"percentiles", spec.summary.percentiles}};
   const GoodputSlo& slo = spec.summary.goodput;
-  for (const auto& [key, value] : {std::pair{"slo_ttft_ms", slo.ttftMs}, std::pair{"slo_tpot_ms", slo.tpotMs},
-                                   std::pair{"slo_e2el_ms", slo.e2elMs}}) {
+  for (const auto& [key, value] :
+       {std::pair{"slo_ttft_ms", slo.ttftMs}, std::pair{"slo_tpot_ms", slo.tpotMs},
+        std::pair{"slo_e2el_ms", slo.e2elMs}, std::pair{"ready_check_timeout_s", spec.readyCheckTimeoutS}}) {
     if (value) run[key] = *value;
   }
+  if (spec.logprobs) run["logprobs"] = *spec.logprobs;
   settings.setValue(QStringLiteral("setup/engine"), fromStd(engine.dump()));
   settings.setValue(QStringLiteral("setup/profile"), fromStd(profile.dump()));
   settings.setValue(QStringLiteral("setup/run"), fromStd(run.dump()));
@@ -579,6 +580,11 @@ void SetupPanel::restoreSettings(const QSettings& settings) {
       if (run.contains("extra_body") && run["extra_body"].is_object()) spec.extraBody = run["extra_body"];
       spec.requestTimeoutS = run.value("request_timeout_s", spec.requestTimeoutS);
       spec.numWarmups = run.value("num_warmups", 0);
+      spec.requestIdPrefix = run.value("request_id_prefix", std::string());
+      spec.tokenizer = run.value("tokenizer", std::string());
+      if (run.contains("ready_check_timeout_s"))
+        spec.readyCheckTimeoutS = run["ready_check_timeout_s"].get<double>();
+      if (run.contains("logprobs")) spec.logprobs = run["logprobs"].get<int>();
       if (run.contains("percentiles"))
         spec.summary.percentiles = run["percentiles"].get<std::vector<double>>();
       GoodputSlo& slo = spec.summary.goodput;

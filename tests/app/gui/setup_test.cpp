@@ -272,6 +272,38 @@ TEST(SetupPanel, TheWheelOverTheFormScrollsItAndChangesNoField) {
   EXPECT_NE(caching->currentIndex(), index);
 }
 
+// vLLM's other load shapes from the form: a ramp-up of the rate, and a sweep from one request at a
+// time to all at once (a stored run for each point).
+TEST(SetupPanel, ARampUpAndASweepRunFromTheForm) {
+  test::clearSettings();
+  test::TempDir dir;
+  MainWindow window({dir / "ayar.db", QStringLiteral("en")});
+  SetupPanel& setup = *window.setupPanel();
+  typeFastSimulator(setup);
+  ProfileEditor& profile = *setup.profileEditor();
+  choosePreset(profile, QStringLiteral("cpu-quick"));
+  profile.requestsField()->setValue(6);
+  profile.rampUpBox()->setCurrentIndex(profile.rampUpBox()->findData(QStringLiteral("linear")));
+  EXPECT_FALSE(profile.rateField()->isEnabled());  // the ramp sets the rate
+  profile.findChild<QSpinBox*>(QStringLiteral("rampUpStart"))->setValue(4);
+  profile.findChild<QSpinBox*>(QStringLiteral("rampUpEnd"))->setValue(2);
+  setup.startButton()->click();
+  EXPECT_FALSE(window.controller()->isRunning());  // from 4 down to 2 is not a ramp-up
+  EXPECT_FALSE(fieldProblem(profile.findChild<QSpinBox*>(QStringLiteral("rampUpEnd"))).isEmpty());
+  profile.findChild<QSpinBox*>(QStringLiteral("rampUpEnd"))->setValue(12);
+  const auto ramp = pressStartAndWait(window);
+  ASSERT_TRUE(ramp);
+  EXPECT_EQ(ramp->info.profile.value("ramp_up_strategy", std::string()), "linear");
+  EXPECT_EQ(ramp->info.profile.value("ramp_up_end_rps", 0), 12);
+  EXPECT_EQ(ramp->storedRequests, 6);
+
+  profile.loadModeBox()->setCurrentIndex(3);  // sweep
+  profile.findChild<QSpinBox*>(QStringLiteral("sweepPoints"))->setValue(1);
+  const std::size_t before = window.store().listRuns().size();
+  ASSERT_TRUE(pressStartAndWait(window));
+  EXPECT_EQ(window.store().listRuns().size(), before + 3);  // one at a time, all at once, one rate between
+}
+
 // "Set up again" fills the form without shrinking its fields; the View menu shows and hides Setup.
 TEST(SetupPanel, SetUpAgainKeepsTheFieldsWidthsAndTheViewMenuTogglesTheSetup) {
   test::clearSettings();
