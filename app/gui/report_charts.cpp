@@ -79,6 +79,7 @@ ComparisonReportRun comparisonReportRun(const LoadedRun& run) {
   r.summary = run.summary;
   r.requestRate = run.requestRate;
   r.simulated = run.facts.simulated;
+  r.syntheticDataset = run.facts.syntheticDataset;
   return r;
 }
 

@@ -83,6 +83,7 @@ ReportDocument buildComparisonReport(const ComparisonReportRun& baseline,
   auto addResult = [&](const ComparisonReportRun& run) {
     TextBlockOptions options;
     options.requestRate = run.requestRate;
+    options.syntheticDataset = run.syntheticDataset;
     results.blocks.push_back(
         ReportBlock::result(formatReportText(ReportText::ComparisonResultOf, language, {run.name}),
                             formatServingBenchmarkResult(run.summary, options)));

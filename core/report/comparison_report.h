@@ -16,6 +16,7 @@ struct ComparisonReportRun {
   RunSummary summary;
   std::optional<double> requestRate;  // the configured rate, for the result block's line
   bool simulated = false;             // measured on ayar-engine's timing simulator
+  bool syntheticDataset = false;      // its prompts came from the synthetic ShareGPT-like set
 };
 
 // The figures the seed documents compare: mean latency, TTFT, TPOT, throughput.

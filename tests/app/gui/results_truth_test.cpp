@@ -85,6 +85,8 @@ TEST(Results, ASimulatedRunIsMarkedAndASyntheticDatasetIsSaid) {
   ASSERT_TRUE(file.open(QIODevice::ReadOnly));
   const QString report = QString::fromUtf8(file.readAll());
   EXPECT_TRUE(report.contains(QStringLiteral("timing simulator"))) << report.left(600).toStdString();
+  EXPECT_TRUE(report.contains(QRegularExpression(QStringLiteral("Synthetic dataset: +yes"))))
+      << report.toStdString();
 
   window.setLanguage(QStringLiteral("tr"));
   EXPECT_TRUE(window.resultsPage()->headingText().contains(QStringLiteral("SİMÜLASYON")))
