@@ -1,5 +1,6 @@
 #include "core/load/openai_stream.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -17,6 +18,24 @@ constexpr int kMaxDepth = 64;
 std::string excerpt(std::string_view text, std::size_t limit = 200) {
   if (text.size() <= limit) return std::string(text);
   return std::string(text.substr(0, limit)) + "...";
+}
+
+// Bytes from a server, written so that any byte can be read in an error message: printable ASCII as
+// it is, everything else as \xNN.
+std::string escapedExcerpt(std::string_view bytes) {
+  std::string out;
+  for (const char c : bytes) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte >= 0x20 && byte < 0x7F && byte != '\\') {
+      out += c;
+    } else {
+      constexpr char kHex[] = "0123456789ABCDEF";
+      out += "\\x";
+      out += kHex[byte >> 4];
+      out += kHex[byte & 0xF];
+    }
+  }
+  return out;
 }
 
 constexpr std::uint32_t kReplacementCharacter = 0xFFFD;
@@ -429,6 +448,10 @@ void OpenAiStreamReader::feed(std::string_view bytes, double arrivalS) {
   if (m_parser.overflowed() && m_error.empty()) {
     m_error = "a stream event was larger than " + std::to_string(SseParser::kMaxEventBytes >> 20) + " MiB";
   }
+  if (!m_parser.foreignLine().empty() && m_error.empty()) {
+    m_error = "protocol error: the stream holds a line that is not a server-sent event: \"" +
+              escapedExcerpt(m_parser.foreignLine()) + "\"";
+  }
 }
 
 void OpenAiStreamReader::onEvent(std::string_view data, double arrivalS) {
@@ -450,6 +473,7 @@ void OpenAiStreamReader::onEvent(std::string_view data, double arrivalS) {
   if (m_chunk.hasChoices) {
     m_chunkTimesS.push_back(arrivalS);
     m_text += m_chunk.text;
+    if (!m_chunk.text.empty()) ++m_textChunks;
   }
   if (m_chunk.hasUsage) {
     if (m_chunk.promptTokens >= 0) m_promptTokens = m_chunk.promptTokens;
@@ -458,6 +482,10 @@ void OpenAiStreamReader::onEvent(std::string_view data, double arrivalS) {
 }
 
 void OpenAiStreamReader::reserve(std::size_t expectedChunks) {
+  // A hint, never a promise: a request may ask for far more tokens than any server sends, and the
+  // vectors grow as chunks arrive anyway; a cap keeps what is reserved ahead bounded.
+  constexpr std::size_t kMostReserved = 16384;
+  expectedChunks = std::min(expectedChunks, kMostReserved);
   // Chat streams add a role chunk and the usage chunk; ~4 bytes of text per token is typical.
   m_chunkTimesS.reserve(expectedChunks + 2);
   m_text.reserve(expectedChunks * 4);
@@ -472,6 +500,7 @@ void OpenAiStreamReader::reset() {
   m_completionTokens = -1;
   m_eventCount = 0;
   m_sawDone = false;
+  m_textChunks = 0;
 }
 
 }  // namespace ayar

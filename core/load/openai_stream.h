@@ -55,6 +55,9 @@ class OpenAiStreamReader {
   std::int64_t promptTokens() const { return m_promptTokens; }
   std::int64_t completionTokens() const { return m_completionTokens; }
   std::size_t eventCount() const { return m_eventCount; }
+  // Chunks whose choices carried text: each is at least one output token (a chat stream's role chunk
+  // and a closing chunk with only the finish reason carry none).
+  std::size_t textChunkCount() const { return m_textChunks; }
 
   void reset();
   // Makes room for a stream of about `expectedChunks` chunks, so that the hot path does not grow
@@ -73,6 +76,7 @@ class OpenAiStreamReader {
   std::int64_t m_promptTokens = -1;
   std::int64_t m_completionTokens = -1;
   std::size_t m_eventCount = 0;
+  std::size_t m_textChunks = 0;
   bool m_sawDone = false;
 };
 

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <charconv>
 
+#include "core/report/report_locale.h"
+
 namespace ayar {
 
 namespace {
@@ -178,6 +180,38 @@ constexpr Phrase kPhrases[] = {
      "{0}/v1/models adresine hangi modeli sunduğu sorulamadı ({1}): model adını verin"},
     {MessageText::RunModelsEmpty, "{0}/v1/models listed no model: give the model name",
      "{0}/v1/models hiçbir model listelemedi: model adını verin"},
+    {MessageText::ProfileWholeNumber, "profile field \"{0}\" must be a whole number from {2} to {3}, not {1}",
+     "\"{0}\" profil alanı {2} ile {3} arasında bir tam sayı olmalı, {1} değil"},
+    {MessageText::ProfileTooManyPrompts,
+     "--num-prompts is {0}; one run sends at most {1} requests (each one's record is kept in memory): split "
+     "it into several runs",
+     "--num-prompts {0} verilmiş; bir koşu en fazla {1} istek gönderir (her isteğin kaydı bellekte tutulur): "
+     "birkaç koşuya bölün"},
+    {MessageText::ProfileRequestTooLong,
+     "{0} make requests of up to {1} tokens (prompt and output); Ayar takes at most {2} tokens a request, "
+     "more than any model's context: lower them",
+     "{0} ile istekler {1} token'a (istem ve çıktı) kadar uzuyor; Ayar bir istekte en fazla {2} token kabul "
+     "eder, bu her modelin bağlamından fazladır: değerleri düşürün"},
+    {MessageText::ProfilePromptsTooLarge,
+     "{0} make {1} prompt tokens in all; the prompts are built in memory before the run, and Ayar takes at "
+     "most {2}: send fewer or shorter prompts",
+     "{0} ile istemler toplam {1} token tutuyor; istemler koşudan önce bellekte hazırlanır ve Ayar en fazla "
+     "{2} token kabul eder: daha az ya da daha kısa istem gönderin"},
+    {MessageText::RunBeyondContext,
+     "the longest request has {0} prompt tokens and asks for {1} output tokens, beyond {2}'s context of {3} "
+     "tokens (max_model_len, as the server reports it): lower {4}",
+     "en uzun istekte {0} istem token'ı var ve {1} çıktı token'ı isteniyor; bu, {2} modelinin {3} token'lık "
+     "bağlamını (sunucunun bildirdiği max_model_len) aşıyor: {4} değerini düşürün"},
+    {MessageText::RunEngineDied,
+     "the engine ({0}) stopped during the run ({1}); the run stopped there and is stored as failed, with the "
+     "{2} of {3} requests that had finished. Its log: {4}",
+     "motor ({0}) koşu sırasında durdu ({1}); koşu orada durdu ve başarısız olarak kaydedildi, bitmiş {2} "
+     "istek (toplam {3}) saklandı. Motorun günlüğü: {4}"},
+    {MessageText::InputIsFolder, "{0} is a folder; give the path of a {1}",
+     "{0} bir klasör; bir {1} yolunu verin"},
+    {MessageText::InputKindStudy, "study file (.json)", "çalışma dosyasının (.json)"},
+    {MessageText::InputKindProfile, "profile file (.json)", "profil dosyasının (.json)"},
+    {MessageText::InputKindEngineTemplate, "engine template (.json)", "motor şablonunun (.json)"},
 };
 static_assert(std::size(kPhrases) == static_cast<std::size_t>(MessageText::Count_),
               "every MessageText needs its row in kPhrases");
@@ -227,6 +261,11 @@ MessageArgument numberArgument(double value) {
     if (c == '.') c = ',';
   }
   return {english, turkish};
+}
+
+MessageArgument countArgument(long long value) {
+  return {ReportLocale(ReportLanguage::English).integer(value),
+          ReportLocale(ReportLanguage::Turkish).integer(value)};
 }
 
 std::string errorText(const std::exception& error, ReportLanguage language) {

@@ -86,6 +86,19 @@ enum class MessageText {
   RunNoTokenizer,       // {0}: where it was looked for
   RunModelsUnanswered,  // {0}: the server, {1}: why
   RunModelsEmpty,       // {0}: the server
+  // What bounds a run's memory and what the server can take (ProfileSpec::validate, BenchmarkRun).
+  ProfileWholeNumber,      // {0}: the field, {1}: the value as written, {2}: the lowest, {3}: the highest
+  ProfileTooManyPrompts,   // {0}: the count, {1}: the limit
+  ProfileRequestTooLong,   // {0}: the fields, {1}: the tokens, {2}: the limit
+  ProfilePromptsTooLarge,  // {0}: the fields, {1}: the tokens, {2}: the limit
+  RunBeyondContext,        // {0}: prompt tokens, {1}: output tokens, {2}: the model, {3}: its context,
+                           // {4}: the fields that set the lengths
+  RunEngineDied,           // {0}: the engine, {1}: how it ended, {2}: finished requests, {3}: all requests,
+                           // {4}: its log
+  InputIsFolder,           // {0}: the path, {1}: what file it should be (InputKind*)
+  InputKindStudy,
+  InputKindProfile,
+  InputKindEngineTemplate,
   Count_
 };
 
@@ -107,6 +120,8 @@ struct MessageArgument {
 
 // A number as each language writes it: "2.5" and "2,5".
 MessageArgument numberArgument(double value);
+// A count grouped by thousands as each language writes it: "16,777,216" and "16.777.216".
+MessageArgument countArgument(long long value);
 
 // A message with its arguments, to be said in whichever language the reader has.
 struct Message {

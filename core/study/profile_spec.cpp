@@ -3,11 +3,15 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <set>
 #include <sstream>
+#include <type_traits>
+#include <utility>
 
 #include "core/engines/resources_dir.h"
 #include "core/error.h"
+#include "core/report/message_text.h"
 
 namespace ayar {
 namespace {
@@ -35,10 +39,32 @@ double rateFromJson(const nlohmann::json& json, const char* key) {
 
 template <typename T>
 void read(const nlohmann::json& json, const char* key, T& out) {
-  try {
-    out = json.get<T>();
-  } catch (const nlohmann::json::exception&) {
-    throw Error(std::string("profile field \"") + key + "\" has the wrong type: " + json.dump());
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    // A count is a whole number within its type: 2.5 is not rounded and 1e30 does not wrap around.
+    using Limits = std::numeric_limits<T>;
+    bool fits = false;
+    if (json.is_number_unsigned()) {
+      fits = std::in_range<T>(json.get<std::uint64_t>());
+    } else if (json.is_number_integer()) {
+      fits = std::in_range<T>(json.get<std::int64_t>());
+    } else if (json.is_number_float()) {
+      const double value = json.get<double>();
+      const double above = static_cast<double>(Limits::max()) + 1.0;  // a power of two: exact
+      fits = std::isfinite(value) && value == std::trunc(value) &&
+             value >= static_cast<double>(Limits::min()) && value < above;
+    }
+    if (!fits) {
+      throw MessageError(
+          {MessageText::ProfileWholeNumber,
+           {std::string(key), json.dump(), std::to_string(Limits::min()), std::to_string(Limits::max())}});
+    }
+    out = json.is_number_float() ? static_cast<T>(json.get<double>()) : json.get<T>();
+  } else {
+    try {
+      out = json.get<T>();
+    } catch (const nlohmann::json::exception&) {
+      throw Error(std::string("profile field \"") + key + "\" has the wrong type: " + json.dump());
+    }
   }
 }
 
@@ -172,6 +198,44 @@ void ProfileSpec::validate() const {
   require(sweepPoints >= 0, "--sweep-points must not be negative");
   require(backend.empty() || backend == "openai" || backend == "openai-chat",
           "unknown backend \"" + backend + "\": use openai or openai-chat");
+  checkMemoryBounds();
+}
+
+void ProfileSpec::checkMemoryBounds() const {
+  if (numPrompts > kMaxPrompts) {
+    throw MessageError(
+        {MessageText::ProfileTooManyPrompts, {countArgument(numPrompts), countArgument(kMaxPrompts)}});
+  }
+  // Upper bounds, as the datasets draw them: a random length is at most len * (1 + range ratio).
+  const auto most = [this](int length) {
+    return static_cast<std::int64_t>(std::ceil(static_cast<double>(length) * (1.0 + randomRangeRatio)));
+  };
+  std::int64_t request = 0;  // the longest request's prompt and output
+  std::int64_t prompt = 0;   // the longest prompt
+  std::string fields;
+  if (datasetName == "random") {
+    prompt = randomPrefixLen + most(randomInputLen);
+    request = prompt + most(randomOutputLen);
+    fields = "--random-input-len, --random-output-len, --random-prefix-len and --random-range-ratio";
+  } else if (datasetName == "prefix-repetition") {
+    prompt = static_cast<std::int64_t>(prefixRepetitionPrefixLen) + prefixRepetitionSuffixLen;
+    request = prompt + prefixRepetitionOutputLen;
+    fields =
+        "--prefix-repetition-prefix-len, --prefix-repetition-suffix-len and --prefix-repetition-output-len";
+  } else if (sharegptOutputLen) {
+    request = *sharegptOutputLen;  // the prompts come from the file, which bounds them itself
+    fields = "--sharegpt-output-len";
+  }
+  if (request > kMaxRequestTokens) {
+    throw MessageError({MessageText::ProfileRequestTooLong,
+                        {fields, countArgument(request), countArgument(kMaxRequestTokens)}});
+  }
+  const std::int64_t prompts = prompt * numPrompts;
+  if (prompts > kMaxPromptTokens) {
+    throw MessageError(
+        {MessageText::ProfilePromptsTooLarge,
+         {"--num-prompts, " + fields, countArgument(prompts), countArgument(kMaxPromptTokens)}});
+  }
 }
 
 void nameEditedProfile(ProfileSpec& profile, const ProfileSpec& preset) {
@@ -325,6 +389,9 @@ std::filesystem::path profilesDir() {
 }
 
 ProfileSpec loadProfileFile(const std::filesystem::path& file) {
+  if (std::filesystem::is_directory(file))
+    throw MessageError({MessageText::InputIsFolder,
+                        {file.string(), Message{MessageText::InputKindProfile, {}}.asArgument()}});
   std::ifstream in(file);
   if (!in) throw Error("cannot read the profile file " + file.string() + ": check the path");
   ProfileSpec profile;

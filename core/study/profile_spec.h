@@ -78,8 +78,17 @@ struct ProfileSpec {
 
   // A line for logs: "random 1024->128 x1000, rate inf" or the profile's name.
   std::string describe() const;
-  // Checks ranges (counts > 0, ratio in [0, 1), rate > 0, ...). Throws ayar::Error naming the field.
+  // What one run may ask for, so that its memory stays bounded: the prompts are built in memory before
+  // the run and every request's record is kept until it ends. Above every context length served today.
+  static constexpr int kMaxRequestTokens = 1 << 24;            // one request's prompt and output
+  static constexpr std::int64_t kMaxPromptTokens = 1LL << 27;  // all prompts of a run together
+  static constexpr int kMaxPrompts = 1'000'000;
+
+  // Checks ranges (counts > 0, ratio in [0, 1), rate > 0, ...) and the limits above. Throws
+  // ayar::Error naming the field.
   void validate() const;
+  // The limits above alone, before anything is allocated; validate() includes them.
+  void checkMemoryBounds() const;
 };
 
 // Names a profile made from `preset`: the same load (every field that decides what is sent and when,

@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "core/error.h"
+#include "core/report/message_text.h"
 #include "tests/support/test_env.h"
 
 namespace ayar {
@@ -180,6 +181,73 @@ TEST(ProfileSpec, ValidateRejectsOutOfRangeValues) {
   profile = {};
   profile.backend = "grpc";
   EXPECT_THROW(profile.validate(), Error);
+}
+
+// The error `fields` raise when read into a profile, in English and Turkish; empty when none.
+std::pair<std::string, std::string> readError(const nlohmann::json& fields) {
+  ProfileSpec profile;
+  try {
+    from_json(fields, profile);
+    profile.validate();
+  } catch (const std::exception& e) {
+    return {errorText(e, ReportLanguage::English), errorText(e, ReportLanguage::Turkish)};
+  }
+  return {};
+}
+
+TEST(ProfileSpec, ACountIsAWholeNumberThatFitsNeverRoundedOrWrapped) {
+  // 1e30 used to wrap to a negative int and read as "must be at least 1".
+  for (const char* value : {"1e30", "2.5", "\"1024\"", "-3000000000", "true", "null"}) {
+    SCOPED_TRACE(value);
+    const auto [english, turkish] =
+        readError(nlohmann::json::parse(std::string(R"({"random_output_len": )") + value + "}"));
+    EXPECT_NE(english.find("\"random_output_len\" must be a whole number"), std::string::npos) << english;
+    EXPECT_NE(turkish.find("tam sayı olmalı"), std::string::npos) << turkish;
+  }
+  ProfileSpec profile;
+  from_json(
+      nlohmann::json::parse(R"({"random_output_len": 1e3, "num_prompts": 20, "seed": 18446744073709551615})"),
+      profile);
+  EXPECT_EQ(profile.randomOutputLen, 1000) << "a whole number written with an exponent is still one";
+  EXPECT_EQ(profile.seed, 18446744073709551615ULL);
+  EXPECT_NE(readError(nlohmann::json{{"seed", -1}}).first.find("\"seed\""), std::string::npos);
+}
+
+TEST(ProfileSpec, LengthsThatWouldExhaustMemoryAreRefusedBeforeAnythingIsBuilt) {
+  // Each once drove ayar-cli to tens of GB and the OOM killer.
+  auto [english, turkish] = readError({{"dataset_name", "random"}, {"random_output_len", 1000000000}});
+  EXPECT_NE(english.find("--random-output-len"), std::string::npos) << english;
+  EXPECT_NE(english.find("16,777,216 tokens a request"), std::string::npos) << english;
+  EXPECT_NE(turkish.find("16.777.216"), std::string::npos) << turkish;
+
+  std::tie(english, turkish) = readError({{"dataset_name", "random"}, {"random_input_len", 1000000000}});
+  EXPECT_NE(english.find("--random-input-len"), std::string::npos) << english;
+
+  std::tie(english, turkish) =
+      readError({{"dataset_name", "random"}, {"num_prompts", 1000}, {"random_input_len", 1000000}});
+  EXPECT_NE(english.find("1,000,000,000 prompt tokens in all"), std::string::npos) << english;
+  EXPECT_NE(english.find("--num-prompts"), std::string::npos) << english;
+  EXPECT_NE(turkish.find("istemler toplam 1.000.000.000 token"), std::string::npos) << turkish;
+
+  std::tie(english, turkish) = readError({{"dataset_name", "synthetic-sharegpt"}, {"num_prompts", 2000000}});
+  EXPECT_NE(english.find("--num-prompts is 2,000,000"), std::string::npos) << english;
+
+  std::tie(english, turkish) =
+      readError({{"dataset_name", "prefix-repetition"}, {"prefix_repetition_prefix_len", 20000000}});
+  EXPECT_NE(english.find("--prefix-repetition-prefix-len"), std::string::npos) << english;
+
+  std::tie(english, turkish) = readError({{"dataset_name", "sharegpt"}, {"sharegpt_output_len", 100000000}});
+  EXPECT_NE(english.find("--sharegpt-output-len"), std::string::npos) << english;
+
+  // The limits themselves are allowed: a 1M-token context and a 128k x 1000 study are runs people make.
+  EXPECT_EQ(readError({{"dataset_name", "random"},
+                       {"num_prompts", 1000},
+                       {"random_input_len", 131072},
+                       {"random_output_len", 1024}})
+                .first,
+            "");
+  EXPECT_EQ(readError({{"dataset_name", "random"}, {"num_prompts", 1}, {"random_input_len", 1 << 20}}).first,
+            "");
 }
 
 TEST(ProfileSpec, DescribeSaysDatasetCountAndSchedule) {
