@@ -93,6 +93,7 @@ struct LoadRunner::Run {
   struct Counts {
     int promptTokens = 0;
     int expectedOutputTokens = 0;
+    std::int64_t maxTokens = 0;
   };
   std::vector<Counts> counts;
   std::vector<std::string> bodies;
@@ -130,7 +131,9 @@ void LoadRunner::start(std::vector<LoadRequest> requests, const ArrivalSchedule&
   for (LoadRequest& request : requests) {
     run->bodies.push_back(
         buildRequestBody(m_config.body, request.prompt, request.expectedOutputTokens, request.extraBody));
-    run->counts.push_back({request.promptTokens, request.expectedOutputTokens});
+    run->counts.push_back(
+        {request.promptTokens, request.expectedOutputTokens,
+         requestedMaxTokens(m_config.body, request.expectedOutputTokens, request.extraBody)});
     request = LoadRequest();  // the body holds the prompt now
   }
   run->offsetsS = schedule.offsetsS();
@@ -264,6 +267,7 @@ void LoadRunner::runLoop(Run& run) {
     record.slotWaitS = slotWaitS;
     record.promptTokens = run.counts[index].promptTokens;
     record.expectedOutputTokens = run.counts[index].expectedOutputTokens;
+    record.maxTokens = run.counts[index].maxTokens;
     m_sent.fetch_add(1, std::memory_order_relaxed);
     m_inFlight.fetch_add(1, std::memory_order_relaxed);
     return client.send(run.bodies[index], std::move(record));

@@ -56,4 +56,17 @@ std::string buildRequestBody(const RequestBodyOptions& options, std::string_view
   return body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+std::int64_t requestedMaxTokens(const RequestBodyOptions& options, int maxOutputTokens,
+                                const nlohmann::json& requestExtra) {
+  const char* key = options.api == ApiKind::Completions ? "max_tokens" : "max_completion_tokens";
+  std::int64_t limit = maxOutputTokens > 0 ? maxOutputTokens : 0;
+  for (const nlohmann::json* extra : {&options.extraBody, &requestExtra}) {
+    if (!extra->is_object()) continue;
+    const auto found = extra->find(key);
+    if (found == extra->end()) continue;
+    limit = found->is_number_integer() && found->get<std::int64_t>() > 0 ? found->get<std::int64_t>() : 0;
+  }
+  return limit;
+}
+
 }  // namespace ayar

@@ -39,4 +39,10 @@ struct RequestBodyOptions {
 std::string buildRequestBody(const RequestBodyOptions& options, std::string_view prompt, int maxOutputTokens,
                              const nlohmann::json& requestExtra = nullptr);
 
+// The output-token limit the body buildRequestBody writes asks for: max_tokens (completions) or
+// max_completion_tokens (chat), from maxOutputTokens or, when they set it, the extra bodies (the
+// later wins, as in the body). 0 when the body sets none or the extra body's value is not a count.
+std::int64_t requestedMaxTokens(const RequestBodyOptions& options, int maxOutputTokens,
+                                const nlohmann::json& requestExtra = nullptr);
+
 }  // namespace ayar

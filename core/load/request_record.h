@@ -20,6 +20,9 @@ struct RequestRecord {
   int outputTokens = 0;  // usage.completion_tokens, else the tokenizer's count of the text
   bool outputTokensFromUsage = true;
   int expectedOutputTokens = 0;  // the output length the dataset asked for
+  // The output-token limit the request body carried (max_tokens or max_completion_tokens, the extra
+  // body's when it set one); 0 when it carried none. A server that sends more broke the protocol.
+  std::int64_t maxTokens = 0;
   bool success = false;
   int httpStatus = 0;  // 0 when no response arrived
   std::string error;   // empty on success

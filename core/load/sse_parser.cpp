@@ -11,6 +11,7 @@ void SseParser::reset() {
   m_skipLeadingLf = false;
   m_atStreamStart = true;
   m_overflowed = false;
+  m_foreignLine.clear();
 }
 
 void SseParser::keepPendingData() {

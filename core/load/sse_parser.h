@@ -28,6 +28,11 @@ class SseParser {
 
   // True once a line or event went past kMaxEventBytes; later bytes are ignored.
   bool overflowed() const { return m_overflowed; }
+  // The first line that is not an event-stream line (not a field of the format: data, event, id,
+  // retry, a comment or a blank line), cut to 64 bytes; empty while there is none. The format says
+  // to ignore such lines, and they are ignored; an OpenAI server never sends them, so a client
+  // counts them as the server breaking the protocol (random bytes in the body, another format).
+  const std::string& foreignLine() const { return m_foreignLine; }
 
   // Forgets everything, ready for a new stream.
   void reset();
@@ -46,6 +51,7 @@ class SseParser {
   bool m_skipLeadingLf = false;  // the last slice ended in CR: an LF first in the next one ends nothing
   bool m_atStreamStart = true;   // a BOM may open the first line
   bool m_overflowed = false;
+  std::string m_foreignLine;
 };
 
 template <class OnEvent>
@@ -111,7 +117,11 @@ void SseParser::processLine(std::string_view line, bool lineOutlivesCall, OnEven
   if (line[0] == ':') return;  // comment, e.g. a keep-alive ping
   const std::size_t colon = line.find(':');
   const std::string_view field = line.substr(0, colon);
-  if (field != "data") return;
+  if (field != "data") {
+    if (m_foreignLine.empty() && field != "event" && field != "id" && field != "retry")
+      m_foreignLine = std::string(line.substr(0, 64));
+    return;
+  }
   std::string_view value = colon == std::string_view::npos ? std::string_view() : line.substr(colon + 1);
   if (!value.empty() && value[0] == ' ') value.remove_prefix(1);
   if (!m_hasData) {

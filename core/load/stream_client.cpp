@@ -609,6 +609,12 @@ struct StreamClient::Impl {
                          std::to_string(transfer->reader.chunkTimesS().size()) + " chunks" + cause);
   }
 
+  // How many output tokens the server sent: its usage count, else at least one a chunk with text.
+  static std::int64_t tokensSent(const OpenAiStreamReader& reader) {
+    if (reader.completionTokens() > 0) return reader.completionTokens();
+    return static_cast<std::int64_t>(reader.textChunkCount());
+  }
+
   // Moves what the transfer collected into its record, decides success, and reports it.
   void finish(Transfer* transfer, std::optional<std::string> failure) {
     RequestRecord record = std::move(transfer->record);
@@ -628,6 +634,11 @@ struct StreamClient::Impl {
       } else if (chunks == 0) {
         failure =
             "stream ended early: no chunk with choices (" + std::to_string(reader.eventCount()) + " events)";
+      } else if (const std::int64_t sent = tokensSent(reader);
+                 record.maxTokens > 0 && sent > record.maxTokens) {
+        failure = "protocol error: the server sent " + std::to_string(sent) + " output tokens" +
+                  (reader.completionTokens() > 0 ? "" : " (counting chunks)") +
+                  " where the request's limit was " + std::to_string(record.maxTokens);
       }
       // A stream that ended cleanly after chunks with choices but without [DONE] succeeded, as vLLM
       // counts it.

@@ -341,6 +341,18 @@ TEST(LoadRunner, EachFaultIsAFailedRequestWithAClearMessage) {
        "the connection broke mid-stream after 1 chunks"},
       {{{"drop_after_chunks", 0}}, 200, "the connection broke mid-stream after 0 chunks"},
       {{{"no_response", true}}, 0, "timed out after 1 s (the per-request timeout), 0 chunks received"},
+      // A server that breaks the protocol: more tokens than the limit, bytes that are not events.
+      {{{"extra_tokens", 20000}},
+       200,
+       "protocol error: the server sent 20004 output tokens where the request's "
+       "limit was 4"},
+      {{{"extra_tokens", 3}, {"usage_completion_tokens", 0}},
+       200,
+       "protocol error: the server sent 7 output tokens (counting chunks) where the request's limit was 4"},
+      {{{"garbage_after_chunks", 1}},
+       200,
+       "protocol error: the stream holds a line that is not a server-sent event: "
+       "\"\\x89PNG\\x1B[31m\\x01\\xFF\\xFE\""},
   };
   std::vector<LoadRequest> requests = makeRequests(static_cast<int>(cases.size()) + 1, 4);
   for (std::size_t i = 0; i < cases.size(); ++i)

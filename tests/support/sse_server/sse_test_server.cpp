@@ -140,6 +140,7 @@ struct Stream {
   Clock::time_point firstAt;
   int errorAfter = -1;
   int dropAfter = -1;
+  int garbageAfter = -1;
   bool dropWithReset = false;
   bool noDone = false;
   bool closeAfterResponse = false;  // unannounced: the way a server drops an idle keep-alive connection
@@ -584,13 +585,14 @@ struct SseTestServer::Loop {
     stream->chat = chat;
     int maxTokens = body.value("max_tokens", 16);
     if (chat) maxTokens = body.value("max_completion_tokens", maxTokens);
-    stream->totalTokens = std::max(1, maxTokens);
+    stream->totalTokens = std::max(1, maxTokens) + std::max(0, directives.value("extra_tokens", 0));
     stream->tokensPerChunk =
         std::max(1, directives.value("tokens_per_chunk", server.m_options.tokensPerChunk));
     stream->chunkCount = (stream->totalTokens + stream->tokensPerChunk - 1) / stream->tokensPerChunk;
     stream->ttftMs = directives.value("ttft_ms", server.m_options.ttftMs);
     stream->itl = fromMs(directives.value("itl_ms", server.m_options.itlMs));
     stream->errorAfter = directives.value("error_after_chunks", -1);
+    stream->garbageAfter = directives.value("garbage_after_chunks", -1);
     stream->dropAfter = directives.value("drop_after_chunks", -1);
     stream->dropWithReset = directives.value("drop_with_reset", false);
     stream->noDone = directives.value("no_done", false);
@@ -705,6 +707,16 @@ struct SseTestServer::Loop {
       if (stream.chunksSent == stream.dropAfter) {
         drop = true;
         break;
+      }
+      if (stream.chunksSent == stream.garbageAfter) {
+        // A line of raw bytes (a PNG signature, an escape sequence): not a field of the format.
+        constexpr std::string_view kGarbage = "\x89PNG\x1b[31m\x01\xff\xfe\n";
+        char size[32];
+        const int length = std::snprintf(size, sizeof size, "%zx\r\n", kGarbage.size());
+        connection.out.append(size, static_cast<std::size_t>(length));
+        connection.out += kGarbage;
+        connection.out += "\r\n";
+        stream.garbageAfter = -1;
       }
       if (stream.chat && !stream.roleSent) {
         appendEvent(connection, stream.rolePayload);

@@ -58,6 +58,9 @@ struct ServedRequest {
 //   drop_after_chunks: k               -> the connection closes after k chunks (drop_with_reset: RST)
 //   no_response: true                  -> the request is read and never answered
 //   no_done: true                      -> the stream ends cleanly but without [DONE]
+//   extra_tokens: n                    -> n tokens more than the request's limit, as a server that
+//                                         ignores max_tokens sends (usage counts them too)
+//   garbage_after_chunks: k            -> after k chunks, a line of raw bytes that is not an SSE field
 //   usage_completion_tokens: n         -> the usage chunk reports n completion tokens
 //   close_after_response: true         -> after the response the connection closes, unannounced (no
 //                                         "Connection: close"), as an idle keep-alive timeout does
