@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
@@ -81,6 +82,7 @@ nlohmann::json samplingParameters(const ProfileSpec& profile) {
 }
 
 constexpr auto kTokenizeTimeout = std::chrono::seconds(30);
+constexpr auto kEngineWatchInterval = std::chrono::milliseconds(100);
 
 // The server's /tokenize of `prompt` (vLLM's API); none when the server has no such route.
 std::optional<std::vector<nlohmann::json>> serverTokens(const std::string& baseUrl, const std::string& model,
@@ -210,6 +212,50 @@ std::string firstServedModel(const std::string& baseUrl, const std::string& apiK
   } catch (const std::exception&) {
     throw MessageError({MessageText::RunModelsEmpty, {baseUrl}});
   }
+}
+
+// The context length the server gives `model` (vLLM's /v1/models `max_model_len`); none when it
+// does not say.
+std::optional<std::int64_t> servedContextLength(const std::string& baseUrl, const std::string& apiKey,
+                                                const std::string& model) {
+  const HttpProbe probe = httpGet(baseUrl + "/v1/models", std::chrono::seconds(5), apiKey);
+  if (probe.status != 200) return std::nullopt;
+  try {
+    const auto json = nlohmann::json::parse(probe.body);
+    for (const auto& entry : json.value("data", nlohmann::json::array())) {
+      if (!entry.is_object() || entry.value("id", std::string()) != model) continue;
+      const auto found = entry.find("max_model_len");
+      if (found != entry.end() && found->is_number_integer() && found->get<std::int64_t>() > 0)
+        return found->get<std::int64_t>();
+    }
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
+}
+
+// The fields that set a request's length, to name in an error.
+std::string lengthFields(const ProfileSpec& profile) {
+  if (profile.datasetName == "random") return "--random-input-len / --random-output-len";
+  if (profile.datasetName == "prefix-repetition")
+    return "--prefix-repetition-prefix-len / --prefix-repetition-suffix-len / --prefix-repetition-output-len";
+  return "--sharegpt-output-len";
+}
+
+// Refuses a run whose longest request the server cannot take, before any is sent: each would fail
+// alone, and the run would measure errors.
+void checkContext(const BuiltRequests& built, const ProfileSpec& profile, const std::string& baseUrl,
+                  const std::string& apiKey, const std::string& model) {
+  const std::optional<std::int64_t> context = servedContextLength(baseUrl, apiKey, model);
+  if (!context || built.requests.empty()) return;
+  const auto longest = std::max_element(built.requests.begin(), built.requests.end(),
+                                        [](const LoadRequest& a, const LoadRequest& b) {
+                                          return std::int64_t{a.promptTokens} + a.expectedOutputTokens <
+                                                 std::int64_t{b.promptTokens} + b.expectedOutputTokens;
+                                        });
+  if (std::int64_t{longest->promptTokens} + longest->expectedOutputTokens <= *context) return;
+  throw MessageError({MessageText::RunBeyondContext,
+                      {countArgument(longest->promptTokens), countArgument(longest->expectedOutputTokens),
+                       model, countArgument(*context), lengthFields(profile)}});
 }
 
 // True when the server says what it serves is simulated (the bundled engine's sim backend).
@@ -452,6 +498,7 @@ std::vector<RunOutcome> BenchmarkRun::runStages() {
   if (tokenizerSource.fallback && spec.engine.kind == EngineKind::Remote) {
     alignPromptsWithServer(built, baseUrl, requestModel, apiKey, stage);
   }
+  checkContext(built, profile, baseUrl, apiKey, requestModel);
 
   LoadRunnerConfig baseConfig;
   baseConfig.baseUrl = baseUrl;
@@ -591,8 +638,16 @@ std::vector<RunOutcome> BenchmarkRun::runStages() {
     std::vector<RequestRecord> records;
     records.reserve(count);
 
+    std::atomic<bool> engineDied{false};  // set before the runner is stopped for it
     LoadRunnerConfig config = baseConfig;
     config.sink = [&](std::vector<RequestRecord>&& batch) {
+      if (engineDied) {
+        // Requests cut short when the engine died failed because of it, not by anyone's choice.
+        for (RequestRecord& record : batch) {
+          if (!record.success && record.error == kCancelledError)
+            record.error = "the engine stopped during the request";
+        }
+      }
       if (m_observer.onRecords) m_observer.onRecords(batch);
       if (writer) writer->addRecords(batch);
       std::lock_guard lock(recordsMutex);
@@ -619,12 +674,29 @@ std::vector<RunOutcome> BenchmarkRun::runStages() {
     std::condition_variable samplerWake;
     bool samplerStop = false;
     std::vector<Sample> samples;
+    // An engine Ayar started that dies mid-run ends the run there: the rest of the schedule would
+    // only meet refused connections, and the run would read as a server that fails requests.
+    const bool watchEngine = spec.engine.kind != EngineKind::Remote;
+    std::optional<ProcessExit> engineDeath;
     std::thread sampler([&] {
       bool serverMetrics = true;
       std::unique_lock lock(samplerMutex);
       for (int tick = 1; !samplerStop; ++tick) {
         const auto due = runner.origin() + std::chrono::seconds(tick);
-        if (samplerWake.wait_until(lock, due, [&] { return samplerStop; })) break;
+        // Woken every 100 ms to look at the engine, once a second to sample.
+        for (;;) {
+          const auto wake =
+              watchEngine ? std::min(due, std::chrono::steady_clock::now() + kEngineWatchInterval) : due;
+          if (samplerWake.wait_until(lock, wake, [&] { return samplerStop; })) break;
+          if (watchEngine && !engineDeath && !launcher.isRunning()) {
+            const Process* process = launcher.process();
+            engineDeath = process && process->exitStatus() ? *process->exitStatus() : ProcessExit{};
+            engineDied = true;
+            runner.cancel();
+          }
+          if (std::chrono::steady_clock::now() >= due) break;
+        }
+        if (samplerStop) break;
         lock.unlock();
         const double t =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - runner.origin()).count();
@@ -668,6 +740,23 @@ std::vector<RunOutcome> BenchmarkRun::runStages() {
     {
       std::lock_guard lock(m_state->mutex);
       m_state->runner = nullptr;
+    }
+
+    if (engineDeath && !loadError) {
+      std::size_t finished = 0;
+      {
+        std::lock_guard lock(recordsMutex);
+        for (const RequestRecord& record : records)
+          finished += record.success ? 1 : 0;
+      }
+      const std::string log = launcher.logPath().empty() ? std::string("-") : launcher.logPath().string();
+      loadError = std::make_exception_ptr(MessageError(
+          {MessageText::RunEngineDied,
+           {launcher.engineTemplate().displayName,
+            engineDeath->signal || engineDeath->exitCode >= 0 ? engineDeath->describe()
+                                                              : std::string("its exit status was lost"),
+            countArgument(static_cast<long long>(finished)), countArgument(static_cast<long long>(count)),
+            log}}));
     }
 
     RunOutcome outcome;
@@ -749,6 +838,13 @@ std::vector<RunOutcome> BenchmarkRun::runStages() {
       nlohmann::json summaryJson = resultJson(setup, outcome.summary, {}, /*detailed=*/false, ayarJson);
       writer->finish(status, summaryJson, outcome.result);
       outcome.storeRunId = writer->runId();
+      if (loadError) {
+        try {
+          std::rethrow_exception(loadError);
+        } catch (const std::exception& e) {
+          ResultStore(spec.storePath).setNotes(writer->runId(), e.what());
+        }
+      }
     }
     if (loadError) std::rethrow_exception(loadError);
     outcomes.push_back(std::move(outcome));

@@ -469,7 +469,9 @@ void StudyRunner::runConfiguration(const StudySpec& study, const StudyConfigurat
         }
         finishCell(cell);
       }
-    } catch (const Error& error) {
+    } catch (const std::exception& error) {
+      // Any failure of one cell (bad input, a dead engine, memory) is that cell's, with its reason;
+      // the study goes on with the next.
       cell.status = m_cancelled ? CellStatus::Pending : CellStatus::Failed;
       cell.error = error.what();
       if (m_cancelled) {
