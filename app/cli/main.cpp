@@ -6,6 +6,7 @@
 #include "app/cli/runs_command.h"
 #include "app/cli/search_command.h"
 #include "app/cli/study_command.h"
+#include "app/cli/terminal_text.h"
 #include "core/error.h"
 #include "core/study/profile_spec.h"
 
@@ -26,6 +27,8 @@ void addProfilesCommand(CLI::App& app, int& exitCode) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // What files and servers say reaches a terminal as text, never as escape sequences.
+  const ayar::cli::TerminalGuard terminal;
   CLI::App app{"Ayar: benchmark and tune LLM serving (vLLM-compatible figures)", "ayar-cli"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("ayar-cli ") + AYAR_VERSION);

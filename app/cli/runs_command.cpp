@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "app/cli/cli_store.h"
+#include "app/cli/terminal_text.h"
 #include "core/error.h"
 #include "core/interop/result_import.h"
 #include "core/interop/vllm_result_export.h"
@@ -119,7 +120,11 @@ int listRuns(const RunsFlags& flags) {
   std::printf("%-5s %-19s %-11s %-16s %-14s %-22s %6s %6s %9s %10s %10s %10s\n", "ID", "STARTED", "STATUS",
               "LABEL", "MODEL", "PROFILE", "OK", "FAILED", "REQ/S", "OUT TOK/S", "TTFT ms", "TPOT ms");
   for (const auto& run : runs) {
-    const auto& s = run.summary;
+    // A run that never finished has no summary row: its figures come from the requests it kept, as
+    // `runs show` gives them.
+    const bool unfinished = !run.summary.is_object() || run.summary.empty();
+    const nlohmann::json s =
+        unfinished && run.storedRequests > 0 ? nlohmann::json(resultOf(store, run)) : run.summary;
     auto number = [&](const char* key, int decimals) {
       return s.is_object() && s.contains(key) && s[key].is_number() ? fixed(s[key].get<double>(), decimals)
                                                                     : std::string("-");
@@ -129,10 +134,11 @@ int listRuns(const RunsFlags& flags) {
       profile = "imported: " + mark->value("tool", std::string("?"));
     std::printf("%-5lld %-19s %-11s %-16.16s %-14.14s %-22.22s %6s %6s %9s %10s %10s %10s\n",
                 static_cast<long long>(run.id), localTime(run.createdAt).c_str(),
-                std::string(toString(run.status)).c_str(), run.info.label.c_str(), run.info.model.c_str(),
-                profile.c_str(), number("completed", 0).c_str(), number("failed", 0).c_str(),
-                number("request_throughput", 2).c_str(), number("output_throughput", 1).c_str(),
-                number("mean_ttft_ms", 2).c_str(), number("mean_tpot_ms", 2).c_str());
+                std::string(toString(run.status)).c_str(), oneLine(run.info.label).c_str(),
+                oneLine(run.info.model).c_str(), oneLine(profile).c_str(), number("completed", 0).c_str(),
+                number("failed", 0).c_str(), number("request_throughput", 2).c_str(),
+                number("output_throughput", 1).c_str(), number("mean_ttft_ms", 2).c_str(),
+                number("mean_tpot_ms", 2).c_str());
   }
   return 0;
 }
@@ -185,6 +191,7 @@ int showRun(const RunsFlags& flags) {
                     ? "  engine log: " + run.info.engine.value("log", std::string()) + "\n"
                     : std::string())
             << "  requests stored: " << run.storedRequests << "\n";
+  if (!run.info.notes.empty()) std::cout << "  notes:     " << run.info.notes << "\n";
   const nlohmann::json* imported = importMarkOf(run.info);
   if (imported) {
     std::cout << "  imported:  " << describeImport(*imported) << "\n"

@@ -9,6 +9,7 @@
 
 #include "app/cli/cli_store.h"
 #include "app/cli/progress_display.h"
+#include "app/cli/terminal_text.h"
 #include "core/error.h"
 #include "core/report/report_document.h"
 #include "core/report/text_block.h"
@@ -172,7 +173,7 @@ int listStudies(const StudyFlags& flags) {
     }
     std::printf("%-5lld %-19s %-11s %-28s %d/%zu%s\n", static_cast<long long>(study.id),
                 localTime(study.createdAt).c_str(), std::string(toString(study.status)).c_str(),
-                study.name.c_str(), done, cells.size(),
+                oneLine(study.name).c_str(), done, cells.size(),
                 failed > 0 ? (" (" + std::to_string(failed) + " failed)").c_str() : "");
   }
   return 0;

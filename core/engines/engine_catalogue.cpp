@@ -502,6 +502,10 @@ EngineTemplate EngineCatalogue::parse(const nlohmann::json& json, const std::str
 }
 
 EngineTemplate EngineCatalogue::loadFile(const std::filesystem::path& file) {
+  if (std::filesystem::is_directory(file)) {
+    throw MessageError({MessageText::InputIsFolder,
+                        {file.string(), Message{MessageText::InputKindEngineTemplate, {}}.asArgument()}});
+  }
   std::ifstream in(file, std::ios::binary);
   if (!in) throw Error("Cannot read the engine template " + file.string() + ".");
   std::stringstream buffer;

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <set>
 
 #include "core/engines/resources_dir.h"
 #include "core/error.h"
+#include "core/report/message_text.h"
 
 namespace ayar {
 
@@ -42,7 +44,22 @@ class StudyReader {
     if (!object.at(key).is_string()) fail(where, "must be a string, not " + object.at(key).dump());
     std::string text = object.at(key).get<std::string>();
     if (required && text.empty()) fail(where, "is empty");
+    checkPrintable(where, text);
     return text;
+  }
+
+  // Names and titles are printed in lists and tables, on terminals too: a control character (an
+  // escape sequence, a newline) there would break the line or drive the terminal.
+  void checkPrintable(const std::string& where, std::string_view text, bool paragraphs = false) const {
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      const auto byte = static_cast<unsigned char>(text[i]);
+      if ((byte < 0x20 && !(paragraphs && byte == '\n')) || byte == 0x7F) {
+        char code[8];
+        std::snprintf(code, sizeof code, "\\x%02X", byte);
+        fail(where, "holds a control character (" + std::string(code) + " at byte " + std::to_string(i) +
+                        "); names and titles are one line of text");
+      }
+    }
   }
 
   LocalizedText text(const json& object, const std::string& field, const char* key) const {
@@ -52,6 +69,7 @@ class StudyReader {
     const json& value = object.at(key);
     if (value.is_string()) {
       out["en"] = value.get<std::string>();
+      checkPrintable(where, out["en"], std::string_view(key) == "goal");
       return out;
     }
     if (!value.is_object()) fail(where, "must be a string or {\"en\": ..., \"tr\": ...}");
@@ -59,6 +77,7 @@ class StudyReader {
       if (language != "en" && language != "tr") fail(where + "." + language, "use the languages en and tr");
       if (!words.is_string()) fail(where + "." + language, "must be a string");
       out[language] = words.get<std::string>();
+      checkPrintable(where + "." + language, out[language], std::string_view(key) == "goal");
     }
     return out;
   }
@@ -372,6 +391,9 @@ StudySpec loadStudy(const std::string& nameOrPath) {
     throw Error("no study named \"" + nameOrPath + "\"; the studies are: " + known +
                 " (or give the path of a study JSON file)");
   }
+  if (std::filesystem::is_directory(file))
+    throw MessageError(
+        {MessageText::InputIsFolder, {file.string(), Message{MessageText::InputKindStudy, {}}.asArgument()}});
   std::ifstream in(file);
   if (!in) throw Error("cannot read the study file " + file.string() + ": check the path");
   json root;
