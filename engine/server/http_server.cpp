@@ -31,9 +31,18 @@ using Socket = tcp::socket::rebind_executor<asio::io_context::executor_type>::ot
 namespace {
 
 constexpr auto kSweepInterval = std::chrono::milliseconds(200);
-// After an error response that closes the connection, unread request bytes are drained for this long
-// so that closing does not reset the connection before the client has read the response.
+// After a response that closes the connection, unread request bytes are drained for this long so that
+// closing does not reset the connection before the client has read the response. The time counts from
+// the response, whatever the client sends meanwhile.
 constexpr auto kLingerTime = std::chrono::seconds(2);
+// While a response is being made, what the client sends early (its next requests) is read and kept up
+// to this many bytes; beyond them the rest waits in the socket, and only a reset is watched for.
+constexpr std::size_t kMaxPipelinedBytes = std::size_t{64} << 10;
+constexpr std::size_t kWatchReadBytes = 4096;
+// Asks a client that has half-closed whether it is still there to read: a client that closed its socket
+// answers any bytes with a reset, one that only shut down its sending side takes them. A client must
+// accept 1xx responses before the final one (RFC 9110, section 15.2), so this one is harmless.
+constexpr std::string_view kPresenceProbe = "HTTP/1.1 100 Continue\r\n\r\n";
 
 std::string_view reasonPhrase(int status) {
   const auto reason = http::obsolete_reason(static_cast<http::status>(status));
@@ -139,8 +148,12 @@ class HttpSession final : public HttpConnection, public std::enable_shared_from_
   void onWrite(beast::error_code ec);
   void finishResponse();
   void watchForDisconnect();
+  void onWatchReadable(std::uint64_t generation, beast::error_code ec);
+  void watchForReset();
+  void probeHalfClosedClient();
   void stopWatching();
   void lingerAndClose();
+  void drainUntilClosed();
   void cancelResponse();
 
   HttpServer::Impl& m_server;
@@ -165,7 +178,12 @@ class HttpSession final : public HttpConnection, public std::enable_shared_from_
   std::string_view m_writeSuffix;
   bool m_writeEnds = false;
 
-  bool m_watching = false;
+  // The disconnect watch (see watchForDisconnect). At most one of m_watchRead and m_watchingForReset is
+  // pending; a cancelled one finds m_watchGeneration changed and does nothing.
+  bool m_watchRead = false;  // a wait for readable bytes
+  bool m_watchingForReset = false;
+  bool m_peerShutDown = false;  // the client sent its end of stream (it closed, or half-closed)
+  bool m_probeSent = false;     // kPresenceProbe was sent for this request
   std::uint64_t m_watchGeneration = 0;
   std::array<char, 4096> m_lingerBuffer{};
   std::function<void()> m_onCancel;
@@ -173,6 +191,8 @@ class HttpSession final : public HttpConnection, public std::enable_shared_from_
 
 void HttpSession::readRequest() {
   if (m_closed) return;
+  // A client that half-closed has had all its requests answered once nothing of theirs is left.
+  if (m_peerShutDown && m_readBuffer.size() == 0) return close();
   m_parser.emplace();
   m_parser->header_limit(static_cast<std::uint32_t>(m_server.config.maxHeaderBytes));
   m_parser->body_limit(static_cast<std::uint64_t>(m_server.config.maxBodyBytes));
@@ -242,6 +262,7 @@ void HttpSession::onRequest(beast::error_code ec) {
   m_headSent = false;
   m_chunked = false;
   m_endQueued = false;
+  m_probeSent = false;
   m_onCancel = nullptr;
   watchForDisconnect();
   try {
@@ -358,32 +379,80 @@ void HttpSession::finishResponse() {
   readRequest();
 }
 
-// While a request is being answered nothing else is read, so the socket is watched for the client's
-// end of stream: a client that disconnects cancels its request instead of leaving it to run.
+// While a request is answered, the connection goes on reading, so that a client that goes away cancels
+// its request instead of leaving it to run:
+// - bytes the client sends early (its next requests) are kept for later, up to kMaxPipelinedBytes;
+// - a reset, or any error on the socket, cancels the response;
+// - an end of stream does not: the client may have half-closed after a complete request and still be
+//   reading. Whether it is still there shows when something is written to it: a closed socket answers
+//   with a reset. A streamed response writes as it goes; before anything of the response has been
+//   written, an HTTP/1.1 client is sent kPresenceProbe. An HTTP/1.0 client cannot be sent a 1xx, so
+//   its request runs to its end, and the final write finds out.
+// The watch waits for readiness and then reads without blocking, so that cancelling it when the
+// response is done never loses bytes a read had taken but not yet handed over.
 void HttpSession::watchForDisconnect() {
-  if (m_readBuffer.size() > 0) return;  // a pipelined request is already here; writes will notice a close
-  m_watching = true;
-  const std::uint64_t generation = ++m_watchGeneration;
-  m_socket.async_wait(Socket::wait_read, [self = shared_from_this(), generation](beast::error_code ec) {
-    if (generation != self->m_watchGeneration || !self->m_watching || self->m_closed) return;
-    self->m_watching = false;
-    if (ec) return self->close();
-    char byte = 0;
-    const ssize_t peeked = ::recv(self->m_socket.native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
-    if (peeked == 0 || (peeked < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
-      return self->close();
-    }
-    if (peeked < 0) self->watchForDisconnect();  // spurious wake-up
-    // peeked > 0: the client sent its next request early; it is read once this response is done.
-  });
+  if (m_closed || !m_responding || m_watchRead) return;
+  if (m_peerShutDown) {
+    watchForReset();
+    return probeHalfClosedClient();
+  }
+  if (m_readBuffer.size() >= kMaxPipelinedBytes) return watchForReset();
+  m_watchRead = true;
+  m_socket.async_wait(Socket::wait_read,
+                      [self = shared_from_this(), generation = m_watchGeneration](beast::error_code ec) {
+                        self->onWatchReadable(generation, ec);
+                      });
+}
+
+void HttpSession::onWatchReadable(std::uint64_t generation, beast::error_code ec) {
+  if (generation != m_watchGeneration) return;  // cancelled
+  m_watchRead = false;
+  if (m_closed) return;
+  if (ec) return close();
+  const auto space = m_readBuffer.prepare(kWatchReadBytes);
+  const ssize_t received = ::recv(m_socket.native_handle(), space.data(), space.size(), MSG_DONTWAIT);
+  if (received > 0) {
+    m_readBuffer.commit(static_cast<std::size_t>(received));
+  } else if (received == 0) {
+    m_peerShutDown = true;
+  } else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+    return close();  // reset: the client is gone
+  }
+  watchForDisconnect();
+}
+
+void HttpSession::watchForReset() {
+  if (m_watchingForReset) return;
+  m_watchingForReset = true;
+  m_socket.async_wait(Socket::wait_error,
+                      [self = shared_from_this(), generation = m_watchGeneration](beast::error_code ec) {
+                        if (generation != self->m_watchGeneration) return;  // cancelled
+                        self->m_watchingForReset = false;
+                        if (!ec) self->close();  // reset or error: the client is gone
+                      });
+}
+
+void HttpSession::probeHalfClosedClient() {
+  if (m_http10 || m_headSent || m_writing || m_probeSent || m_closed) return;
+  m_probeSent = true;
+  m_writing = true;
+  m_deadline = SteadyClock::now() + m_server.config.writeTimeout;
+  asio::async_write(m_socket, asio::buffer(kPresenceProbe.data(), kPresenceProbe.size()),
+                    [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                      self->m_writing = false;
+                      if (ec || self->m_closed) return self->close();
+                      self->m_deadline = SteadyClock::time_point::max();
+                      self->startWrite();  // what the handler queued meanwhile
+                    });
 }
 
 void HttpSession::stopWatching() {
-  if (!m_watching) return;
-  m_watching = false;
+  if (!m_watchRead && !m_watchingForReset) return;
+  m_watchRead = false;
+  m_watchingForReset = false;
   ++m_watchGeneration;
   beast::error_code ignored;
-  m_socket.cancel(ignored);  // only the wait is pending: the response is fully written
+  m_socket.cancel(ignored);  // only the watch is pending: the response is fully written
 }
 
 void HttpSession::lingerAndClose() {
@@ -391,10 +460,14 @@ void HttpSession::lingerAndClose() {
   beast::error_code ignored;
   m_socket.shutdown(Socket::shutdown_send, ignored);
   m_deadline = SteadyClock::now() + kLingerTime;
+  drainUntilClosed();
+}
+
+void HttpSession::drainUntilClosed() {
   m_socket.async_read_some(asio::buffer(m_lingerBuffer),
                            [self = shared_from_this()](beast::error_code ec, std::size_t) {
                              if (ec) return self->close();
-                             self->lingerAndClose();
+                             self->drainUntilClosed();
                            });
 }
 
