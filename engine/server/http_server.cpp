@@ -139,6 +139,7 @@ class HttpSession final : public HttpConnection, public std::enable_shared_from_
  private:
   void readRequest();
   void onHeader(beast::error_code ec);
+  bool refuseHeader(const http::request_parser<http::string_body>::value_type& request);
   void readBody();
   void onRequest(beast::error_code ec);
   void onReadError(beast::error_code ec);
@@ -167,6 +168,7 @@ class HttpSession final : public HttpConnection, public std::enable_shared_from_
   bool m_responding = false;  // a request was handed to the handler and is not answered yet
   bool m_keepAlive = true;
   bool m_http10 = false;
+  bool m_headRequest = false;  // HEAD: the response has its head only
   bool m_headSent = false;
   bool m_chunked = false;
   bool m_endQueued = false;  // the response is complete once what is queued has been written
@@ -196,6 +198,7 @@ void HttpSession::readRequest() {
   m_parser.emplace();
   m_parser->header_limit(static_cast<std::uint32_t>(m_server.config.maxHeaderBytes));
   m_parser->body_limit(static_cast<std::uint64_t>(m_server.config.maxBodyBytes));
+  m_headRequest = false;
   m_deadline = SteadyClock::now() + m_server.config.readTimeout;
   http::async_read_header(
       m_socket, m_readBuffer, *m_parser,
@@ -205,6 +208,9 @@ void HttpSession::readRequest() {
 void HttpSession::onHeader(beast::error_code ec) {
   if (ec) return onReadError(ec);
   const auto& request = m_parser->get();
+  m_headRequest = request.method() == http::verb::head;
+  m_http10 = request.version() < 11;
+  if (refuseHeader(request)) return;
   const auto expect = request[http::field::expect];
   if (!expect.empty() && beast::iequals(expect, "100-continue")) {
     static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
@@ -216,6 +222,66 @@ void HttpSession::onHeader(beast::error_code ec) {
     return;
   }
   readBody();
+}
+
+// What RFC 9112 and RFC 9110 make a server refuse before it reads a body. Answers (and closes: the
+// body is not read) and returns true for a refused request.
+bool HttpSession::refuseHeader(const http::request_parser<http::string_body>::value_type& request) {
+  const std::size_t hosts = request.count(http::field::host);
+  if (hosts > 1) {
+    respondAndClose(400, "The request has " + std::to_string(hosts) +
+                             " Host headers: send exactly one (RFC 9112, section 3.2).");
+    return true;
+  }
+  if (hosts == 0 && !m_http10) {
+    respondAndClose(400,
+                    "An HTTP/1.1 request needs a Host header: send one, e.g. 'Host: 127.0.0.1' "
+                    "(RFC 9112, section 3.2).");
+    return true;
+  }
+  if (const std::size_t keys = request.count(http::field::authorization); keys > 1) {
+    respondAndClose(400,
+                    "The request has " + std::to_string(keys) + " Authorization headers: send exactly one.");
+    return true;
+  }
+  // The codings of every Transfer-Encoding line in order, as one list (empty list elements dropped).
+  std::vector<std::string> codings;
+  for (auto [field, end] = request.equal_range(http::field::transfer_encoding); field != end; ++field) {
+    const std::string_view value(field->value().data(), field->value().size());
+    for (std::size_t at = 0; at <= value.size();) {
+      std::size_t comma = value.find(',', at);
+      if (comma == std::string_view::npos) comma = value.size();
+      std::string_view coding = value.substr(at, comma - at);
+      while (!coding.empty() && (coding.front() == ' ' || coding.front() == '\t'))
+        coding.remove_prefix(1);
+      while (!coding.empty() && (coding.back() == ' ' || coding.back() == '\t'))
+        coding.remove_suffix(1);
+      if (!coding.empty()) codings.emplace_back(coding);
+      at = comma + 1;
+    }
+  }
+  if (codings.empty()) return false;
+  std::string named;
+  for (const std::string& coding : codings)
+    named += (named.empty() ? "" : ", ") + coding;
+  if (m_http10) {
+    respondAndClose(400, "An HTTP/1.0 request cannot have a Transfer-Encoding (" + named +
+                             "): send a Content-Length instead (RFC 9112, section 6.1).");
+    return true;
+  }
+  if (!beast::iequals(codings.back(), "chunked")) {
+    respondAndClose(400, "The request's Transfer-Encoding (" + named +
+                             ") does not end with chunked, so its body has no known length: send a "
+                             "Content-Length or chunked (RFC 9112, section 6.3).");
+    return true;
+  }
+  if (codings.size() > 1) {
+    respondAndClose(501, "The request's Transfer-Encoding (" + named +
+                             ") is not implemented: ayar-engine reads a plain body with a "
+                             "Content-Length, or chunked alone; send the body without other codings.");
+    return true;
+  }
+  return false;
 }
 
 void HttpSession::readBody() {
@@ -235,8 +301,26 @@ void HttpSession::onReadError(beast::error_code ec) {
     return respondAndClose(431, "The request headers are larger than the server accepts (" +
                                     std::to_string(m_server.config.maxHeaderBytes) + " bytes).");
   }
+  if (ec == http::error::partial_message) {
+    // The client ended its side in the middle of a request; it may still read the answer.
+    m_peerShutDown = true;
+    if (m_parser && m_parser->is_header_done()) {
+      if (const auto length = m_parser->content_length()) {
+        const std::uint64_t received = *length - m_parser->content_length_remaining().value_or(0);
+        return respondAndClose(400, "The request body ended after " + std::to_string(received) + " of the " +
+                                        std::to_string(*length) +
+                                        " bytes its Content-Length announced: send the whole body.");
+      }
+      return respondAndClose(400,
+                             "The chunked request body ended before its last chunk: send the whole "
+                             "body, ended by a chunk of size 0.");
+    }
+    return respondAndClose(400,
+                           "The request ended in the middle of its header: send the whole header, "
+                           "ended by an empty line.");
+  }
   if (ec.category() == beast::error_code(http::error::bad_target).category() &&
-      ec != http::error::end_of_stream && ec != http::error::partial_message) {
+      ec != http::error::end_of_stream) {
     return respondAndClose(400, "The request is not valid HTTP/1.1 (" + ec.message() + ").");
   }
   close();  // end of stream, reset, timeout: nothing to answer
@@ -255,6 +339,7 @@ void HttpSession::onRequest(beast::error_code ec) {
   request.body = std::move(parsed.body());
   m_keepAlive = parsed.keep_alive();
   m_http10 = parsed.version() < 11;
+  m_headRequest = parsed.method() == http::verb::head;
   m_parser.reset();
 
   m_deadline = SteadyClock::time_point::max();  // the engine may take its time
@@ -285,7 +370,10 @@ void HttpSession::respondAndClose(int status, std::string message) {
   m_responding = true;
   m_headSent = false;
   m_chunked = false;
-  ApiError error{status, std::move(message), status == 413 ? "PayloadTooLarge" : "BadRequestError", {}};
+  const char* type = status == 413   ? "PayloadTooLarge"
+                     : status == 501 ? "NotImplementedError"
+                                     : "BadRequestError";
+  ApiError error{status, std::move(message), type, {}};
   respond(status, "application/json", error.toJson(), {});
 }
 
@@ -306,7 +394,7 @@ void HttpSession::respond(int status, std::string_view contentType, std::string 
   m_head += "Content-Length: ";
   m_head += std::to_string(body.size());
   m_head += "\r\n\r\n";
-  m_streamData = std::move(body);
+  if (!m_headRequest) m_streamData = std::move(body);  // HEAD: the head GET would have, without the body
   m_endQueued = true;
   startWrite();
 }
@@ -339,8 +427,9 @@ void HttpSession::startWrite() {
   m_writePrefix.swap(m_head);
   m_writeData.clear();
   m_writeData.swap(m_streamData);
+  if (m_headRequest) m_writeData.clear();
   m_writeSuffix = {};
-  if (m_chunked) {
+  if (m_chunked && !m_headRequest) {
     if (!m_writeData.empty()) {
       appendChunkSizeLine(m_writePrefix, m_writeData.size());
       m_writeSuffix = ends ? std::string_view("\r\n0\r\n\r\n") : std::string_view("\r\n");

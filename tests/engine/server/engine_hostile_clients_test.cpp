@@ -1,7 +1,8 @@
-// Clients that bend HTTP: they linger, pipeline, half-close or leave early. A real ayar-engine (sim)
-// on 127.0.0.1, spoken to over raw sockets.
+// Clients that bend HTTP: they linger, pipeline, half-close, leave early, or break the framing rules
+// of RFC 9112 and RFC 9110. A real ayar-engine (sim) on 127.0.0.1, spoken to over raw sockets.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -173,6 +174,111 @@ TEST(EngineHostileClients, AClientThatHalfClosesAfterItsRequestsGetsItsResponses
   EXPECT_NE(metrics.find("vllm:request_success_total{finished_reason=\"abort\",model_name=\"qwen3-8b\"} 0.0"),
             std::string::npos)
       << metrics;
+}
+
+// Sends `request` on a new connection and reads until the server closes it.
+std::string sendAndRead(const EngineProcess& engine, const std::string& request, bool halfClose = false) {
+  RawConnection client(engine.port());
+  client.send(request);
+  if (halfClose) client.shutdownWrite();
+  std::string received;
+  EXPECT_TRUE(client.readUntilClosed(received)) << request;
+  return received;
+}
+
+void expectRefusal(const std::string& received, int status, const std::string& messagePart,
+                   const std::string& context) {
+  EXPECT_EQ(statusAt(received), status) << context << "\n" << received;
+  json body;
+  try {
+    body = json::parse(bodyOf(received));
+  } catch (const json::exception&) {
+    ADD_FAILURE() << context << ": the body is not JSON: " << received;
+    return;
+  }
+  EXPECT_EQ(body["error"]["code"], status) << context;
+  const std::string message = body["error"]["message"];
+  EXPECT_NE(message.find(messagePart), std::string::npos) << context << ": " << message;
+}
+
+TEST(EngineHostileClients, RequestsThatBreakHttpFramingRulesAreRefusedAsTheRfcsSay) {
+  EngineProcess engine(simArgs("fixed:0,0"));
+  const std::string body = R"({"prompt":"x","max_tokens":1})";
+  expectRefusal(sendAndRead(engine, "GET /health HTTP/1.1\r\n\r\n"), 400, "Host header", "no Host");
+  expectRefusal(sendAndRead(engine, "GET /health HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n"), 400,
+                "2 Host headers", "two Host headers");
+  // A coding the server does not implement is 501, not a body read as if it were plain.
+  char size[16];
+  std::snprintf(size, sizeof size, "%zx", body.size());  // chunk sizes are hexadecimal
+  const std::string chunked = size + ("\r\n" + body) + "\r\n0\r\n\r\n";
+  expectRefusal(sendAndRead(engine,
+                            "POST /v1/completions HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, "
+                            "chunked\r\n\r\n" +
+                                chunked),
+                501, "gzip, chunked", "gzip, chunked");
+  expectRefusal(sendAndRead(engine,
+                            "POST /v1/completions HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n"
+                            "Transfer-Encoding: chunked\r\n\r\n" +
+                                chunked),
+                501, "gzip, chunked", "gzip and chunked on two lines");
+  // Without chunked last, the body's length cannot be known.
+  expectRefusal(
+      sendAndRead(engine,
+                  "POST /v1/completions HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n" + body),
+      400, "does not end with chunked", "gzip alone");
+  expectRefusal(sendAndRead(engine, rawPost("/v1/completions", body,
+                                            "Authorization: Bearer a\r\nAuthorization: Bearer b\r\n")),
+                400, "2 Authorization headers", "two Authorization headers");
+  // A body shorter than its Content-Length, then the end of stream.
+  expectRefusal(
+      sendAndRead(engine, "POST /v1/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 50\r\n\r\n{\"prompt\"",
+                  true),
+      400, "ended after 9 of the 50 bytes its Content-Length announced", "short body");
+  // chunked alone is still read.
+  const std::string accepted =
+      sendAndRead(engine,
+                  "POST /v1/completions HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n"
+                  "Connection: close\r\n\r\n" +
+                      chunked);
+  EXPECT_EQ(statusAt(accepted), 200) << accepted;
+  expectStillServing(engine);
+}
+
+TEST(EngineHostileClients, HeadOnAGetRouteAnswersLikeGetWithoutTheBody) {
+  EngineProcess engine(simArgs("fixed:0,0"));
+  RawConnection client(engine.port());
+  // On one connection: were a body sent after the HEAD response, it would stand before the next one.
+  client.send(
+      "HEAD /v1/models HTTP/1.1\r\nHost: x\r\n\r\nHEAD /v1/completions HTTP/1.1\r\nHost: x\r\n\r\n"
+      "GET /health HTTP/1.1\r\nHost: x\r\n\r\n");
+  const std::string received = client.readUntilCount("HTTP/1.1 ", 3);
+  ASSERT_EQ(statusAt(received), 200) << received;
+  const std::smatch length = [&] {
+    std::smatch match;
+    std::regex_search(received, match, std::regex("Content-Length: ([0-9]+)"));
+    return match;
+  }();
+  ASSERT_FALSE(length.empty()) << received;
+  EXPECT_EQ(length[1].str(), std::to_string(httpGet(engine.url("/v1/models")).body.size()));
+  const auto second = received.find("\r\n\r\n") + 4;
+  ASSERT_EQ(statusAt(received, second), 405) << received;
+  EXPECT_NE(received.find("Allow: POST", second), std::string::npos) << received;
+  const auto third = received.find("\r\n\r\n", second) + 4;
+  EXPECT_EQ(statusAt(received, third), 200) << received;
+  const HttpReply wrongMethod = httpRequest("DELETE", engine.url("/health"));
+  EXPECT_EQ(wrongMethod.status, 405);
+  EXPECT_NE(wrongMethod.headers.find("Allow: GET, HEAD"), std::string::npos) << wrongMethod.headers;
+}
+
+TEST(EngineHostileClients, WithAKeyUnknownV1RoutesAnswer401Before404) {
+  EngineProcess engine(simArgs("fixed:0,0", {"--api-key", "s3cret"}));
+  EXPECT_EQ(httpGet(engine.url("/v1/nothing")).status, 401);
+  EXPECT_EQ(httpGet(engine.url("/v1")).status, 401);
+  EXPECT_EQ(httpRequest("DELETE", engine.url("/v1/models")).status, 401);
+  EXPECT_EQ(httpGet(engine.url("/v1/nothing"), {"Authorization: Bearer s3cret"}).status, 404);
+  EXPECT_EQ(httpRequest("DELETE", engine.url("/v1/models"), {}, {"Authorization: Bearer s3cret"}).status,
+            405);
+  EXPECT_EQ(httpGet(engine.url("/nothing")).status, 404);  // outside /v1 nothing is guarded
 }
 
 }  // namespace
