@@ -196,7 +196,8 @@ void OpenAiService::handle(const std::shared_ptr<HttpConnection>& connection, Ht
     return respondError(
         *connection,
         ApiError::unauthorized("Unauthorized: send the header 'Authorization: Bearer <key>' with the "
-                               "key the server was started with (--api-key)."));
+                               "key the server was started with (--api-key, --api-key-file or "
+                               "AYAR_API_KEY)."));
   }
   const Route* route = nullptr;
   for (const Route& candidate : kRoutes) {
