@@ -276,6 +276,11 @@ bool EngineLauncher::startOnce(int port, int attempt, bool retryIfPortTaken) {
   options.args = m_commandLine;
   options.logPath = m_logPath;
   options.appendToLog = attempt > 1;
+  // The key goes in the engine's environment, which only its user can read, never on its command line,
+  // which every local user can. A key variable this process happens to have is not passed on, so that
+  // the engine never requires a key Ayar does not send; ayar-engine reads vLLM's variable as well.
+  if (m_spec.kind == EngineKind::Bundled) options.environment.emplace_back("VLLM_API_KEY", std::nullopt);
+  if (!m_template.apiKeyEnv.empty()) options.environment.emplace_back(m_template.apiKeyEnv, std::nullopt);
   for (const auto& [name, value] : m_spec.environment)
     options.environment.emplace_back(name, value);
   // The bundled engine stops by itself when this process dies without stopping it (SIGKILL).

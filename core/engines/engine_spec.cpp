@@ -426,7 +426,7 @@ std::string servingCommandLine(const EngineSpec& spec, const EngineCatalogue& ca
   if (spec.kind == EngineKind::Remote) return spec.normalizedBaseUrl();
   const EngineTemplate* found = catalogue.find(spec.engine);
   if (!found) return spec.engine + " " + spec.model;
-  EngineSpec keyless = spec;  // the --api-key group is left out
+  EngineSpec keyless = spec;  // a template's --api-key group (sglang) is left out
   keyless.apiKey.clear();
   keyless.apiKeyEnv.clear();
   const std::vector<std::string> args = engineCommandLine(keyless, *found, 8000);

@@ -3,7 +3,9 @@
 #include <cmath>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "engine/server/api_error.h"
 #include "engine/server/json_text.h"
@@ -31,6 +33,64 @@ std::string typeName(const json& value) {
     default:
       return "an integer";
   }
+}
+
+// The field that holds the number the parser could not hold in a double (1e999), found by parsing the
+// body again while following its keys; refused with 400 naming it.
+[[noreturn]] void throwNumberOverflow(std::string_view body, const json::out_of_range& error) {
+  struct Level {
+    bool array = false;
+    std::string key;
+    std::size_t index = 0;
+  };
+  std::vector<Level> levels;
+  const json::parser_callback_t follow = [&levels](int, json::parse_event_t event, json& parsed) {
+    switch (event) {
+      case json::parse_event_t::object_start:
+        levels.push_back({});
+        break;
+      case json::parse_event_t::array_start:
+        levels.push_back({true, {}, 0});
+        break;
+      case json::parse_event_t::key:
+        if (!levels.empty()) levels.back().key = parsed.get<std::string>();
+        break;
+      case json::parse_event_t::object_end:
+      case json::parse_event_t::array_end:
+        if (!levels.empty()) levels.pop_back();
+        if (!levels.empty() && levels.back().array) ++levels.back().index;
+        break;
+      case json::parse_event_t::value:
+        if (!levels.empty() && levels.back().array) ++levels.back().index;
+        break;
+    }
+    return true;
+  };
+  try {
+    const json ignored = json::parse(body, follow);
+  } catch (const json::exception&) {
+    // Expected: the same overflow, now with `levels` at the number.
+  }
+  std::string field;
+  for (const Level& level : levels) {
+    if (level.array) {
+      field += "[" + std::to_string(level.index) + "]";
+    } else if (!level.key.empty()) {
+      field += (field.empty() ? "" : ".") + level.key;
+    }
+  }
+  // nlohmann's message quotes the number: "number overflow parsing '1e999'".
+  const std::string what = error.what();
+  const auto open = what.find('\'');
+  const auto close = what.rfind('\'');
+  const std::string number =
+      open != std::string::npos && close > open ? what.substr(open + 1, close - open - 1) : "a number";
+  if (field.empty()) {
+    throw ApiError::badRequest("The request body holds " + number +
+                               ", a number too large for a double: send a finite number.");
+  }
+  throw ApiError::badRequest(
+      "'" + field + "' is " + number + ", a number too large for a double: send a finite number.", field);
 }
 
 [[noreturn]] void throwWrongType(const std::string& field, const char* expected, const json& value) {
@@ -63,7 +123,10 @@ std::optional<std::int64_t> optionalInteger(const json& object, const char* fiel
   }
   if (value->is_number_float()) {
     const double number = value->get<double>();
-    if (std::isfinite(number) && std::trunc(number) == number && std::fabs(number) < 4e18) {
+    if (std::isfinite(number) && std::trunc(number) == number) {
+      if (std::fabs(number) >= 4e18) {
+        throw ApiError::badRequest(std::string("'") + field + "' is too large.", field);
+      }
       return static_cast<std::int64_t>(number);
     }
   }
@@ -78,6 +141,11 @@ std::optional<double> optionalNumber(const json& object, const char* field) {
   if (!std::isfinite(number))
     throw ApiError::badRequest(std::string("'") + field + "' must be finite.", field);
   return number;
+}
+
+// A number as a person wrote it: 0.5, 1e-50, 3.4028234663852886e+38 (std::to_string would say 0.000000).
+std::string numberText(double number) {
+  return json(number).dump();
 }
 
 std::vector<TokenId> tokenIdList(const json& list, const std::string& field) {
@@ -250,18 +318,32 @@ void parseSampling(const json& body, const SamplingDefaults& defaults, Completio
   sampling.temperature = defaults.temperature;
   sampling.topP = defaults.topP;
   sampling.topK = defaults.topK;
+  // Checked again as the float the sampler uses: 1e39 is infinite there, and 1e-50 is 0.
   if (auto temperature = optionalNumber(body, "temperature")) {
     if (*temperature < 0.0) {
-      throw ApiError::badRequest(
-          "temperature must be non-negative, got " + std::to_string(*temperature) + ".", "temperature");
+      throw ApiError::badRequest("temperature must be non-negative, got " + numberText(*temperature) + ".",
+                                 "temperature");
+    }
+    // Beyond the largest float the conversion has no value (infinity in practice): refused before it.
+    if (*temperature > std::numeric_limits<float>::max()) {
+      throw ApiError::badRequest("temperature is too large for a float: " + numberText(*temperature) +
+                                     ". Send at most " + numberText(std::numeric_limits<float>::max()) + ".",
+                                 "temperature");
     }
     sampling.temperature = static_cast<float>(*temperature);
   }
   if (auto topP = optionalNumber(body, "top_p")) {
     if (*topP <= 0.0 || *topP > 1.0) {
-      throw ApiError::badRequest("top_p must be in (0, 1], got " + std::to_string(*topP) + ".", "top_p");
+      throw ApiError::badRequest("top_p must be in (0, 1], got " + numberText(*topP) + ".", "top_p");
     }
-    sampling.topP = static_cast<float>(*topP);
+    const float value = static_cast<float>(*topP);
+    if (value <= 0.0f) {
+      throw ApiError::badRequest("top_p is " + numberText(*topP) +
+                                     ", which is 0 as a float and would turn top-p off: send at least " +
+                                     numberText(std::numeric_limits<float>::denorm_min()) + ".",
+                                 "top_p");
+    }
+    sampling.topP = value;
   }
   if (auto topK = optionalInteger(body, "top_k")) {
     if (*topK < -1 || *topK > std::numeric_limits<int>::max()) {
@@ -322,6 +404,8 @@ CompletionRequest parseCompletionRequest(ApiRoute route, std::string_view body,
     document = json::parse(body);
   } catch (const json::parse_error& error) {
     throw ApiError::badRequest(std::string("The request body is not valid JSON: ") + error.what());
+  } catch (const json::out_of_range& error) {
+    throwNumberOverflow(body, error);
   }
   if (!document.is_object()) {
     throw ApiError::badRequest("The request body must be a JSON object, got " + typeName(document) + ".");

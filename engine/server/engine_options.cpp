@@ -1,8 +1,13 @@
 #include "engine/server/engine_options.h"
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <regex>
 
@@ -25,6 +30,49 @@ CLI::Validator onlyChoice(std::string value, std::string refusal) {
         return given == value ? std::string() : given + ": " + refusal;
       },
       "{" + value + "}");
+}
+
+// The key from --api-key, else --api-key-file, else the environment (AYAR_API_KEY, then vLLM's
+// VLLM_API_KEY); an empty variable counts as unset, as in vLLM.
+void resolveApiKey(EngineOptions& options, const std::string& keyFile) {
+  if (!options.apiKey.empty() && !keyFile.empty()) {
+    throw FlagError{
+        "--api-key and --api-key-file are both given: keep one (--api-key-file keeps the key "
+        "off the command line)"};
+  }
+  if (!options.apiKey.empty()) {
+    options.apiKeySource = "--api-key";
+    return;
+  }
+  if (!keyFile.empty()) {
+    const auto refuse = [&keyFile](const std::string& why) {
+      return FlagError{"--api-key-file " + keyFile + ": " + why +
+                       "; give a readable file whose first line is the key"};
+    };
+    std::error_code error;
+    if (!std::filesystem::exists(keyFile, error)) throw refuse("there is no such file");
+    if (std::filesystem::is_directory(keyFile, error)) throw refuse("it is a folder, not a file");
+    std::ifstream file(keyFile);
+    if (!file) throw refuse(std::string("the file cannot be read (") + std::strerror(errno) + ")");
+    std::string line;
+    if (!std::getline(file, line)) throw refuse("the file is empty");
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty()) {
+      throw FlagError{"--api-key-file " + keyFile +
+                      ": the first line is empty; write the key on the first line of the file"};
+    }
+    options.apiKey = line;
+    options.apiKeySource = "--api-key-file";
+    return;
+  }
+  for (const char* variable : {"AYAR_API_KEY", "VLLM_API_KEY"}) {
+    const char* value = std::getenv(variable);
+    if (value != nullptr && *value != '\0') {
+      options.apiKey = value;
+      options.apiKeySource = variable;
+      return;
+    }
+  }
 }
 
 }  // namespace
@@ -129,7 +177,12 @@ CommandLineOutcome parseEngineCommandLine(int argc, const char* const* argv, Eng
                    "qwen3: chat output before </think> goes to reasoning_content")
       ->check(CLI::IsMember({"qwen3"}));
   serve->add_option("--api-key", options.apiKey,
-                    "Require 'Authorization: Bearer KEY' on /v1 routes (/health and /metrics stay open)");
+                    "Require 'Authorization: Bearer KEY' on /v1 routes (/health, /metrics and /version stay "
+                    "open). A key here can be read by every local user: prefer --api-key-file, or the "
+                    "environment variable AYAR_API_KEY (VLLM_API_KEY is read too, as vLLM does)");
+  std::string apiKeyFile;
+  serve->add_option("--api-key-file", apiKeyFile,
+                    "Read the API key from the first line of this file (its line ending dropped)");
   serve->add_option("--sim-profile", options.simProfile,
                     "--device sim only: h100, h200 (roofline of the card), fixed:TTFT_MS,ITL_MS or "
                     "step:BASE_MS,PER_SEQ_MS (each step BASE + PER_SEQ x sequences in it)");
@@ -154,6 +207,7 @@ CommandLineOutcome parseEngineCommandLine(int argc, const char* const* argv, Eng
     app.parse(argc, argv);
     if (device->parsed()) return {.serve = false, .exitCode = 0, .printDevice = true};
     options.simProfileGiven = serve->count("--sim-profile") > 0;
+    resolveApiKey(options, apiKeyFile);
     if (!kvCacheMemory.empty()) {
       options.kvCacheMemoryBytes = parseByteCount(kvCacheMemory);
       if (!options.kvCacheMemoryBytes || *options.kvCacheMemoryBytes <= 0) {

@@ -29,7 +29,11 @@ struct EngineOptions {
   std::string quantization = "none";
   std::uint64_t seed = 0;
   std::string reasoningParser;  // empty or "qwen3"
+  // Required on /v1 routes when not empty: from --api-key, else the first line of --api-key-file, else
+  // $AYAR_API_KEY, else $VLLM_API_KEY. The last three keep the key off the command line, which every
+  // local user can read.
   std::string apiKey;
+  std::string apiKeySource;  // where apiKey came from, for the log: "--api-key-file", "AYAR_API_KEY", ...
   std::string simProfile = "h200";
   bool simProfileGiven = false;
   int maxWaitingRequests = 4096;

@@ -31,9 +31,18 @@ using Socket = tcp::socket::rebind_executor<asio::io_context::executor_type>::ot
 namespace {
 
 constexpr auto kSweepInterval = std::chrono::milliseconds(200);
-// After an error response that closes the connection, unread request bytes are drained for this long
-// so that closing does not reset the connection before the client has read the response.
+// After a response that closes the connection, unread request bytes are drained for this long so that
+// closing does not reset the connection before the client has read the response. The time counts from
+// the response, whatever the client sends meanwhile.
 constexpr auto kLingerTime = std::chrono::seconds(2);
+// While a response is being made, what the client sends early (its next requests) is read and kept up
+// to this many bytes; beyond them the rest waits in the socket, and only a reset is watched for.
+constexpr std::size_t kMaxPipelinedBytes = std::size_t{64} << 10;
+constexpr std::size_t kWatchReadBytes = 4096;
+// Asks a client that has half-closed whether it is still there to read: a client that closed its socket
+// answers any bytes with a reset, one that only shut down its sending side takes them. A client must
+// accept 1xx responses before the final one (RFC 9110, section 15.2), so this one is harmless.
+constexpr std::string_view kPresenceProbe = "HTTP/1.1 100 Continue\r\n\r\n";
 
 std::string_view reasonPhrase(int status) {
   const auto reason = http::obsolete_reason(static_cast<http::status>(status));
@@ -130,6 +139,7 @@ class HttpSession final : public HttpConnection, public std::enable_shared_from_
  private:
   void readRequest();
   void onHeader(beast::error_code ec);
+  bool refuseHeader(const http::request_parser<http::string_body>::value_type& request);
   void readBody();
   void onRequest(beast::error_code ec);
   void onReadError(beast::error_code ec);
@@ -139,8 +149,12 @@ class HttpSession final : public HttpConnection, public std::enable_shared_from_
   void onWrite(beast::error_code ec);
   void finishResponse();
   void watchForDisconnect();
+  void onWatchReadable(std::uint64_t generation, beast::error_code ec);
+  void watchForReset();
+  void probeHalfClosedClient();
   void stopWatching();
   void lingerAndClose();
+  void drainUntilClosed();
   void cancelResponse();
 
   HttpServer::Impl& m_server;
@@ -154,6 +168,7 @@ class HttpSession final : public HttpConnection, public std::enable_shared_from_
   bool m_responding = false;  // a request was handed to the handler and is not answered yet
   bool m_keepAlive = true;
   bool m_http10 = false;
+  bool m_headRequest = false;  // HEAD: the response has its head only
   bool m_headSent = false;
   bool m_chunked = false;
   bool m_endQueued = false;  // the response is complete once what is queued has been written
@@ -165,7 +180,12 @@ class HttpSession final : public HttpConnection, public std::enable_shared_from_
   std::string_view m_writeSuffix;
   bool m_writeEnds = false;
 
-  bool m_watching = false;
+  // The disconnect watch (see watchForDisconnect). At most one of m_watchRead and m_watchingForReset is
+  // pending; a cancelled one finds m_watchGeneration changed and does nothing.
+  bool m_watchRead = false;  // a wait for readable bytes
+  bool m_watchingForReset = false;
+  bool m_peerShutDown = false;  // the client sent its end of stream (it closed, or half-closed)
+  bool m_probeSent = false;     // kPresenceProbe was sent for this request
   std::uint64_t m_watchGeneration = 0;
   std::array<char, 4096> m_lingerBuffer{};
   std::function<void()> m_onCancel;
@@ -173,9 +193,12 @@ class HttpSession final : public HttpConnection, public std::enable_shared_from_
 
 void HttpSession::readRequest() {
   if (m_closed) return;
+  // A client that half-closed has had all its requests answered once nothing of theirs is left.
+  if (m_peerShutDown && m_readBuffer.size() == 0) return close();
   m_parser.emplace();
   m_parser->header_limit(static_cast<std::uint32_t>(m_server.config.maxHeaderBytes));
   m_parser->body_limit(static_cast<std::uint64_t>(m_server.config.maxBodyBytes));
+  m_headRequest = false;
   m_deadline = SteadyClock::now() + m_server.config.readTimeout;
   http::async_read_header(
       m_socket, m_readBuffer, *m_parser,
@@ -185,6 +208,9 @@ void HttpSession::readRequest() {
 void HttpSession::onHeader(beast::error_code ec) {
   if (ec) return onReadError(ec);
   const auto& request = m_parser->get();
+  m_headRequest = request.method() == http::verb::head;
+  m_http10 = request.version() < 11;
+  if (refuseHeader(request)) return;
   const auto expect = request[http::field::expect];
   if (!expect.empty() && beast::iequals(expect, "100-continue")) {
     static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
@@ -196,6 +222,66 @@ void HttpSession::onHeader(beast::error_code ec) {
     return;
   }
   readBody();
+}
+
+// What RFC 9112 and RFC 9110 make a server refuse before it reads a body. Answers (and closes: the
+// body is not read) and returns true for a refused request.
+bool HttpSession::refuseHeader(const http::request_parser<http::string_body>::value_type& request) {
+  const std::size_t hosts = request.count(http::field::host);
+  if (hosts > 1) {
+    respondAndClose(400, "The request has " + std::to_string(hosts) +
+                             " Host headers: send exactly one (RFC 9112, section 3.2).");
+    return true;
+  }
+  if (hosts == 0 && !m_http10) {
+    respondAndClose(400,
+                    "An HTTP/1.1 request needs a Host header: send one, e.g. 'Host: 127.0.0.1' "
+                    "(RFC 9112, section 3.2).");
+    return true;
+  }
+  if (const std::size_t keys = request.count(http::field::authorization); keys > 1) {
+    respondAndClose(400,
+                    "The request has " + std::to_string(keys) + " Authorization headers: send exactly one.");
+    return true;
+  }
+  // The codings of every Transfer-Encoding line in order, as one list (empty list elements dropped).
+  std::vector<std::string> codings;
+  for (auto [field, end] = request.equal_range(http::field::transfer_encoding); field != end; ++field) {
+    const std::string_view value(field->value().data(), field->value().size());
+    for (std::size_t at = 0; at <= value.size();) {
+      std::size_t comma = value.find(',', at);
+      if (comma == std::string_view::npos) comma = value.size();
+      std::string_view coding = value.substr(at, comma - at);
+      while (!coding.empty() && (coding.front() == ' ' || coding.front() == '\t'))
+        coding.remove_prefix(1);
+      while (!coding.empty() && (coding.back() == ' ' || coding.back() == '\t'))
+        coding.remove_suffix(1);
+      if (!coding.empty()) codings.emplace_back(coding);
+      at = comma + 1;
+    }
+  }
+  if (codings.empty()) return false;
+  std::string named;
+  for (const std::string& coding : codings)
+    named += (named.empty() ? "" : ", ") + coding;
+  if (m_http10) {
+    respondAndClose(400, "An HTTP/1.0 request cannot have a Transfer-Encoding (" + named +
+                             "): send a Content-Length instead (RFC 9112, section 6.1).");
+    return true;
+  }
+  if (!beast::iequals(codings.back(), "chunked")) {
+    respondAndClose(400, "The request's Transfer-Encoding (" + named +
+                             ") does not end with chunked, so its body has no known length: send a "
+                             "Content-Length or chunked (RFC 9112, section 6.3).");
+    return true;
+  }
+  if (codings.size() > 1) {
+    respondAndClose(501, "The request's Transfer-Encoding (" + named +
+                             ") is not implemented: ayar-engine reads a plain body with a "
+                             "Content-Length, or chunked alone; send the body without other codings.");
+    return true;
+  }
+  return false;
 }
 
 void HttpSession::readBody() {
@@ -215,8 +301,26 @@ void HttpSession::onReadError(beast::error_code ec) {
     return respondAndClose(431, "The request headers are larger than the server accepts (" +
                                     std::to_string(m_server.config.maxHeaderBytes) + " bytes).");
   }
+  if (ec == http::error::partial_message) {
+    // The client ended its side in the middle of a request; it may still read the answer.
+    m_peerShutDown = true;
+    if (m_parser && m_parser->is_header_done()) {
+      if (const auto length = m_parser->content_length()) {
+        const std::uint64_t received = *length - m_parser->content_length_remaining().value_or(0);
+        return respondAndClose(400, "The request body ended after " + std::to_string(received) + " of the " +
+                                        std::to_string(*length) +
+                                        " bytes its Content-Length announced: send the whole body.");
+      }
+      return respondAndClose(400,
+                             "The chunked request body ended before its last chunk: send the whole "
+                             "body, ended by a chunk of size 0.");
+    }
+    return respondAndClose(400,
+                           "The request ended in the middle of its header: send the whole header, "
+                           "ended by an empty line.");
+  }
   if (ec.category() == beast::error_code(http::error::bad_target).category() &&
-      ec != http::error::end_of_stream && ec != http::error::partial_message) {
+      ec != http::error::end_of_stream) {
     return respondAndClose(400, "The request is not valid HTTP/1.1 (" + ec.message() + ").");
   }
   close();  // end of stream, reset, timeout: nothing to answer
@@ -235,6 +339,7 @@ void HttpSession::onRequest(beast::error_code ec) {
   request.body = std::move(parsed.body());
   m_keepAlive = parsed.keep_alive();
   m_http10 = parsed.version() < 11;
+  m_headRequest = parsed.method() == http::verb::head;
   m_parser.reset();
 
   m_deadline = SteadyClock::time_point::max();  // the engine may take its time
@@ -242,6 +347,7 @@ void HttpSession::onRequest(beast::error_code ec) {
   m_headSent = false;
   m_chunked = false;
   m_endQueued = false;
+  m_probeSent = false;
   m_onCancel = nullptr;
   watchForDisconnect();
   try {
@@ -264,7 +370,10 @@ void HttpSession::respondAndClose(int status, std::string message) {
   m_responding = true;
   m_headSent = false;
   m_chunked = false;
-  ApiError error{status, std::move(message), status == 413 ? "PayloadTooLarge" : "BadRequestError", {}};
+  const char* type = status == 413   ? "PayloadTooLarge"
+                     : status == 501 ? "NotImplementedError"
+                                     : "BadRequestError";
+  ApiError error{status, std::move(message), type, {}};
   respond(status, "application/json", error.toJson(), {});
 }
 
@@ -285,7 +394,7 @@ void HttpSession::respond(int status, std::string_view contentType, std::string 
   m_head += "Content-Length: ";
   m_head += std::to_string(body.size());
   m_head += "\r\n\r\n";
-  m_streamData = std::move(body);
+  if (!m_headRequest) m_streamData = std::move(body);  // HEAD: the head GET would have, without the body
   m_endQueued = true;
   startWrite();
 }
@@ -318,8 +427,9 @@ void HttpSession::startWrite() {
   m_writePrefix.swap(m_head);
   m_writeData.clear();
   m_writeData.swap(m_streamData);
+  if (m_headRequest) m_writeData.clear();
   m_writeSuffix = {};
-  if (m_chunked) {
+  if (m_chunked && !m_headRequest) {
     if (!m_writeData.empty()) {
       appendChunkSizeLine(m_writePrefix, m_writeData.size());
       m_writeSuffix = ends ? std::string_view("\r\n0\r\n\r\n") : std::string_view("\r\n");
@@ -358,32 +468,80 @@ void HttpSession::finishResponse() {
   readRequest();
 }
 
-// While a request is being answered nothing else is read, so the socket is watched for the client's
-// end of stream: a client that disconnects cancels its request instead of leaving it to run.
+// While a request is answered, the connection goes on reading, so that a client that goes away cancels
+// its request instead of leaving it to run:
+// - bytes the client sends early (its next requests) are kept for later, up to kMaxPipelinedBytes;
+// - a reset, or any error on the socket, cancels the response;
+// - an end of stream does not: the client may have half-closed after a complete request and still be
+//   reading. Whether it is still there shows when something is written to it: a closed socket answers
+//   with a reset. A streamed response writes as it goes; before anything of the response has been
+//   written, an HTTP/1.1 client is sent kPresenceProbe. An HTTP/1.0 client cannot be sent a 1xx, so
+//   its request runs to its end, and the final write finds out.
+// The watch waits for readiness and then reads without blocking, so that cancelling it when the
+// response is done never loses bytes a read had taken but not yet handed over.
 void HttpSession::watchForDisconnect() {
-  if (m_readBuffer.size() > 0) return;  // a pipelined request is already here; writes will notice a close
-  m_watching = true;
-  const std::uint64_t generation = ++m_watchGeneration;
-  m_socket.async_wait(Socket::wait_read, [self = shared_from_this(), generation](beast::error_code ec) {
-    if (generation != self->m_watchGeneration || !self->m_watching || self->m_closed) return;
-    self->m_watching = false;
-    if (ec) return self->close();
-    char byte = 0;
-    const ssize_t peeked = ::recv(self->m_socket.native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
-    if (peeked == 0 || (peeked < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
-      return self->close();
-    }
-    if (peeked < 0) self->watchForDisconnect();  // spurious wake-up
-    // peeked > 0: the client sent its next request early; it is read once this response is done.
-  });
+  if (m_closed || !m_responding || m_watchRead) return;
+  if (m_peerShutDown) {
+    watchForReset();
+    return probeHalfClosedClient();
+  }
+  if (m_readBuffer.size() >= kMaxPipelinedBytes) return watchForReset();
+  m_watchRead = true;
+  m_socket.async_wait(Socket::wait_read,
+                      [self = shared_from_this(), generation = m_watchGeneration](beast::error_code ec) {
+                        self->onWatchReadable(generation, ec);
+                      });
+}
+
+void HttpSession::onWatchReadable(std::uint64_t generation, beast::error_code ec) {
+  if (generation != m_watchGeneration) return;  // cancelled
+  m_watchRead = false;
+  if (m_closed) return;
+  if (ec) return close();
+  const auto space = m_readBuffer.prepare(kWatchReadBytes);
+  const ssize_t received = ::recv(m_socket.native_handle(), space.data(), space.size(), MSG_DONTWAIT);
+  if (received > 0) {
+    m_readBuffer.commit(static_cast<std::size_t>(received));
+  } else if (received == 0) {
+    m_peerShutDown = true;
+  } else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+    return close();  // reset: the client is gone
+  }
+  watchForDisconnect();
+}
+
+void HttpSession::watchForReset() {
+  if (m_watchingForReset) return;
+  m_watchingForReset = true;
+  m_socket.async_wait(Socket::wait_error,
+                      [self = shared_from_this(), generation = m_watchGeneration](beast::error_code ec) {
+                        if (generation != self->m_watchGeneration) return;  // cancelled
+                        self->m_watchingForReset = false;
+                        if (!ec) self->close();  // reset or error: the client is gone
+                      });
+}
+
+void HttpSession::probeHalfClosedClient() {
+  if (m_http10 || m_headSent || m_writing || m_probeSent || m_closed) return;
+  m_probeSent = true;
+  m_writing = true;
+  m_deadline = SteadyClock::now() + m_server.config.writeTimeout;
+  asio::async_write(m_socket, asio::buffer(kPresenceProbe.data(), kPresenceProbe.size()),
+                    [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                      self->m_writing = false;
+                      if (ec || self->m_closed) return self->close();
+                      self->m_deadline = SteadyClock::time_point::max();
+                      self->startWrite();  // what the handler queued meanwhile
+                    });
 }
 
 void HttpSession::stopWatching() {
-  if (!m_watching) return;
-  m_watching = false;
+  if (!m_watchRead && !m_watchingForReset) return;
+  m_watchRead = false;
+  m_watchingForReset = false;
   ++m_watchGeneration;
   beast::error_code ignored;
-  m_socket.cancel(ignored);  // only the wait is pending: the response is fully written
+  m_socket.cancel(ignored);  // only the watch is pending: the response is fully written
 }
 
 void HttpSession::lingerAndClose() {
@@ -391,10 +549,14 @@ void HttpSession::lingerAndClose() {
   beast::error_code ignored;
   m_socket.shutdown(Socket::shutdown_send, ignored);
   m_deadline = SteadyClock::now() + kLingerTime;
+  drainUntilClosed();
+}
+
+void HttpSession::drainUntilClosed() {
   m_socket.async_read_some(asio::buffer(m_lingerBuffer),
                            [self = shared_from_this()](beast::error_code ec, std::size_t) {
                              if (ec) return self->close();
-                             self->lingerAndClose();
+                             self->drainUntilClosed();
                            });
 }
 

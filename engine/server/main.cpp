@@ -138,6 +138,10 @@ int serve(const EngineOptions& options) {
   OpenAiService openai(served, tokenizer, *loop, *server, metrics);
   service = &openai;
 
+  if (!options.apiKey.empty()) {
+    std::fprintf(stderr, "INFO ayar-engine: /v1 routes require the API key given by %s\n",
+                 options.apiKeySource.c_str());
+  }
   std::fprintf(stderr,
                "INFO ayar-engine %s: model %s (served as '%s') on device %s: %d KV blocks of %d tokens (%s), "
                "max-model-len %d, max-num-seqs %d; listening on http://%s:%u\n",

@@ -181,7 +181,8 @@ std::string OpenAiService::modelsJson() const {
 
 void OpenAiService::handle(const std::shared_ptr<HttpConnection>& connection, HttpRequest&& request) {
   const std::string& path = request.path;
-  const std::string& method = request.method;
+  // HEAD is answered as GET, and the server leaves the body out.
+  const std::string method = request.method == "HEAD" ? std::string("GET") : request.method;
   struct Route {
     std::string_view path;
     std::string_view method;
@@ -189,6 +190,15 @@ void OpenAiService::handle(const std::shared_ptr<HttpConnection>& connection, Ht
   static constexpr Route kRoutes[] = {{"/v1/completions", "POST"}, {"/v1/chat/completions", "POST"},
                                       {"/v1/models", "GET"},       {"/health", "GET"},
                                       {"/metrics", "GET"},         {"/version", "GET"}};
+  // As vLLM: /health, /metrics and /version stay open when an API key is set; /v1 needs it. The key is
+  // checked before the route, so that a client without it learns nothing of what routes exist.
+  if ((path == "/v1" || path.starts_with("/v1/")) && !authorized(request)) {
+    return respondError(
+        *connection,
+        ApiError::unauthorized("Unauthorized: send the header 'Authorization: Bearer <key>' with the "
+                               "key the server was started with (--api-key, --api-key-file or "
+                               "AYAR_API_KEY)."));
+  }
   const Route* route = nullptr;
   for (const Route& candidate : kRoutes) {
     if (candidate.path == path) route = &candidate;
@@ -200,17 +210,11 @@ void OpenAiService::handle(const std::shared_ptr<HttpConnection>& connection, Ht
                                            "/v1/models, GET /health, GET /metrics and GET /version."));
   }
   if (route->method != method) {
-    return respondError(*connection,
-                        ApiError::methodNotAllowed("Method Not Allowed: " + path + " takes " +
-                                                   std::string(route->method) + ", not " + method + "."),
-                        route->method == "GET" ? "Allow: GET\r\n" : "Allow: POST\r\n");
-  }
-  // As vLLM: /health, /metrics and /version stay open when an API key is set; /v1 routes need it.
-  if (path.starts_with("/v1/") && !authorized(request)) {
     return respondError(
         *connection,
-        ApiError::unauthorized("Unauthorized: send the header 'Authorization: Bearer <key>' with the "
-                               "key the server was started with (--api-key)."));
+        ApiError::methodNotAllowed("Method Not Allowed: " + path + " takes " + std::string(route->method) +
+                                   ", not " + request.method + "."),
+        route->method == "GET" ? "Allow: GET, HEAD\r\n" : "Allow: POST\r\n");
   }
   if (path == "/health") {
     if (m_shuttingDown.load()) {

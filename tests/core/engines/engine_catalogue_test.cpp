@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <functional>
@@ -383,11 +384,14 @@ TEST(EngineCommandLine, BundledEngineMirrorsVllmServe) {
             "cpu", "--max-num-seqs", "8", "--enforce-eager", "--no-enable-prefix-caching", "--seed=7"}));
   spec.servedModelName = "tiny";
   spec.apiKey = "sk-local";
+  // The key goes in the engine's environment (AYAR_API_KEY), never on its command line.
   const Args args = engineCommandLine(spec, shipped().at("ayar"), 8123, "ayar-engine");
-  EXPECT_EQ(Args(args.begin(), args.begin() + 13),
+  EXPECT_EQ(Args(args.begin(), args.begin() + 11),
             (Args{"ayar-engine", "serve", "qwen3-tiny", "--host", "127.0.0.1", "--port", "8123", "--device",
-                  "cpu", "--served-model-name", "tiny", "--api-key", "sk-local"}));
-  EXPECT_EQ(displayCommandLine(args, {spec.apiKey}).find("sk-local"), std::string::npos);
+                  "cpu", "--served-model-name", "tiny"}));
+  EXPECT_EQ(std::find(args.begin(), args.end(), "sk-local"), args.end());
+  EXPECT_EQ(std::find(args.begin(), args.end(), "--api-key"), args.end());
+  EXPECT_EQ(shipped().at("ayar").apiKeyEnv, "AYAR_API_KEY");
 }
 
 TEST(EngineCommandLine, VllmTemplate) {

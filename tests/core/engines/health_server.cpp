@@ -1,8 +1,9 @@
 // A tiny HTTP server that behaves like an engine starting up, for the launcher's tests: it takes the
 // bundled engine's command line (serve MODEL --host H --port P ...), answers GET /health with 503
-// until --health-delay-ms has passed and 200 afterwards, lists the model on /v1/models (checking
-// --api-key when given), and on request fails like an engine does: --exit-after-ms N --exit-code C
-// prints an error and exits, --ignore-sigterm makes it wait for SIGKILL.
+// until --health-delay-ms has passed and 200 afterwards, lists the model on /v1/models (checking the
+// key of --api-key, else of $AYAR_API_KEY, when given, as ayar-engine does), and on request fails like
+// an engine does: --exit-after-ms N --exit-code C prints an error and exits, --ignore-sigterm makes it
+// wait for SIGKILL.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -85,6 +86,8 @@ Options parse(int argc, char** argv) {
       positional.push_back(arg);
     }
   }
+  if (const char* key = std::getenv("AYAR_API_KEY"); options.apiKey.empty() && key != nullptr)
+    options.apiKey = key;
   if (!positional.empty() && positional[0] == "serve") positional.erase(positional.begin());
   if (!positional.empty()) options.model = positional[0];
   if (options.port <= 0) usageError("--port is required");

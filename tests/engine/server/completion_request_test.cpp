@@ -99,6 +99,37 @@ TEST(CompletionRequest, RefusesBadInputNamingTheField) {
   }
 }
 
+TEST(CompletionRequest, RefusesNumbersBeyondADoubleOrAFloatNamingTheField) {
+  struct Case {
+    ApiRoute route;
+    const char* body;
+    const char* param;
+  };
+  const Case cases[] = {
+      {ApiRoute::kCompletions, R"({"prompt":"x","top_p":1e999})", "top_p"},
+      {ApiRoute::kCompletions, R"({"prompt":"x","n":1E400})", "n"},
+      {ApiRoute::kCompletions, R"({"prompt":[[5,6,-1e999]]})", "prompt[0][2]"},
+      {ApiRoute::kChatCompletions,
+       R"({"messages":[{"role":"user","content":"a"},{"role":"user","content":[{"type":"text","n":1e999}]}]})",
+       "messages[1].content[0].n"},
+      {ApiRoute::kCompletions, R"({"prompt":"x","temperature":1e39})", "temperature"},
+      {ApiRoute::kCompletions, R"({"prompt":"x","temperature":3.5e38})", "temperature"},
+      {ApiRoute::kCompletions, R"({"prompt":"x","top_p":1e-50})", "top_p"},
+      {ApiRoute::kCompletions, R"({"prompt":"x","max_tokens":1e19})", "max_tokens"},
+  };
+  for (const Case& c : cases) {
+    const ApiError error = refusal(c.route, c.body);
+    EXPECT_EQ(error.status, 400) << c.body;
+    EXPECT_EQ(error.param, c.param) << c.body << " -> " << error.message;
+  }
+  // The largest float and the smallest positive one are values the sampler can hold.
+  const auto largest =
+      parseCompletionRequest(ApiRoute::kCompletions, R"({"prompt":"x","temperature":3.4e38})");
+  EXPECT_FLOAT_EQ(largest.sampling.temperature, 3.4e38f);
+  const auto smallest = parseCompletionRequest(ApiRoute::kCompletions, R"({"prompt":"x","top_p":1e-45})");
+  EXPECT_GT(smallest.sampling.topP, 0.0f);
+}
+
 TEST(CompletionRequest, RefusesMalformedJsonAndInvalidUtf8) {
   EXPECT_NE(refusal(ApiRoute::kCompletions, R"({"prompt": "x",)").message.find("not valid JSON"),
             std::string::npos);

@@ -74,6 +74,36 @@ TEST(EngineErrors, BadRequestsGetTheirStatusAndTheServerKeepsServing) {
   expectStillServing(engine);
 }
 
+TEST(EngineErrors, NumbersBeyondTheirTypeAreRefusedNamingTheField) {
+  EngineProcess engine(simArgs());
+  struct Case {
+    std::string body;
+    std::string param;
+    std::string messagePart;
+  };
+  const std::vector<Case> cases = {
+      // Beyond a double: the JSON parser itself gives up on them.
+      {R"({"prompt": "x", "temperature": 1e999})", "temperature", "1e999"},
+      {R"({"prompt": "x", "max_tokens": -1e999})", "max_tokens", "-1e999"},
+      {R"({"prompt": [1, 2, 1e999]})", "prompt[2]", "1e999"},
+      {R"({"prompt": "x", "stop": ["a"], "extra": {"deep": [0, 1e999]}})", "extra.deep[1]", "1e999"},
+      // Fine as a double, not as the float the sampler uses.
+      {R"({"prompt": "x", "temperature": 1e39})", "temperature", "too large for a float"},
+      {R"({"prompt": "x", "top_p": 1e-50})", "top_p", "0 as a float"},
+  };
+  for (const Case& c : cases) {
+    const HttpReply reply = httpPost(engine.url("/v1/completions"), c.body);
+    expectError(reply, 400, c.messagePart, c.body);
+    EXPECT_EQ(json::parse(reply.body)["error"]["param"], c.param) << c.body;
+  }
+  const HttpReply chat = httpPost(engine.url("/v1/chat/completions"),
+                                  R"({"messages": [{"role": "user", "content": "hi"}], "seed": 1e999})");
+  expectError(chat, 400, "1e999", "chat seed");
+  EXPECT_EQ(json::parse(chat.body)["error"]["param"], "seed");
+  EXPECT_EQ(engine.log().find("ERROR"), std::string::npos) << engine.log();
+  expectStillServing(engine);
+}
+
 TEST(EngineErrors, MalformedHttpIsAnsweredAndClosedWithoutHarm) {
   EngineProcess engine(simArgs());
   {

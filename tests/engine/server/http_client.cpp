@@ -157,6 +157,18 @@ void RawConnection::send(const std::string& bytes) {
   }
 }
 
+bool RawConnection::trySend(const std::string& bytes) {
+  ssize_t n = -1;
+  do {
+    n = ::send(m_fd, bytes.data(), bytes.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+  } while (n < 0 && errno == EINTR);
+  return n >= 0;
+}
+
+void RawConnection::shutdownWrite() {
+  ::shutdown(m_fd, SHUT_WR);
+}
+
 std::string RawConnection::readUntil(const std::string& needle, std::chrono::milliseconds timeout) {
   return readUntilCount(needle, 1, timeout);
 }

@@ -41,6 +41,10 @@ class RawConnection {
   RawConnection& operator=(const RawConnection&) = delete;
 
   void send(const std::string& bytes);
+  // Sends without waiting; false once the connection refuses bytes (the server closed it).
+  bool trySend(const std::string& bytes);
+  // shutdown(SHUT_WR): the server reads an end of stream, and this side can still read.
+  void shutdownWrite();
   // Reads until `needle` was received, the peer closed, or the timeout; returns everything read so far.
   std::string readUntil(const std::string& needle,
                         std::chrono::milliseconds timeout = std::chrono::seconds(10));
