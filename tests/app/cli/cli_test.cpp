@@ -205,6 +205,10 @@ TEST(AyarCli, AKilledRunKeepsItsRequestsAndListsAsInterrupted) {
   EXPECT_EQ(cli.wait(std::chrono::seconds(30)), 128 + SIGKILL);
   const auto list = runCli({"runs", "list", "--store", store.string()}, dir / "list.log");
   EXPECT_TRUE(contains(list.output, "interrupted")) << list.output;
+  // Its figures are those of the requests it kept, as `runs show` prints them, not "-".
+  const std::size_t at = list.output.find("interrupted");
+  const std::string row = list.output.substr(at, list.output.find('\n', at) - at);
+  EXPECT_EQ(row.find(" -"), std::string::npos) << row;
   ResultStore reader(store);
   EXPECT_GE(reader.loadRequests(reader.listRuns().front().id).size(), 4u);
   // An interrupted run still exports: the result is rebuilt from the stored requests.

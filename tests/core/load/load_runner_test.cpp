@@ -342,7 +342,7 @@ TEST(LoadRunner, EachFaultIsAFailedRequestWithAClearMessage) {
       {{{"drop_after_chunks", 0}}, 200, "the connection broke mid-stream after 0 chunks"},
       {{{"no_response", true}}, 0, "timed out after 1 s (the per-request timeout), 0 chunks received"},
       // A server that breaks the protocol: more tokens than the limit, bytes that are not events.
-      {{{"extra_tokens", 20000}},
+      {{{"extra_tokens", 20000}, {"tokens_per_chunk", 5000}},
        200,
        "protocol error: the server sent 20004 output tokens where the request's "
        "limit was 4"},
