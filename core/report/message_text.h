@@ -86,6 +86,13 @@ enum class MessageText {
   RunNoTokenizer,       // {0}: where it was looked for
   RunModelsUnanswered,  // {0}: the server, {1}: why
   RunModelsEmpty,       // {0}: the server
+  // Reading other programs' result files (runs import, compare, report).
+  JsonTooDeep,            // {0}: the file, {1}: the deepest nesting read
+  ImportFileTooLarge,     // {0}: the file, {1}: its size in MB, {2}: the largest read, in MB
+  ImportOutOfMemory,      // {0}: the file, {1}: its size in MB
+  ImportImpossibleValue,  // {0}: the file, {1}: the field, {2}: the value, {3}: why (json_input.h)
+  ImportNoRequestCount,   // {0}: the file, {1}: the fields looked for
+  ImportNoDuration,       // {0}: the file, {1}: the fields looked for
   Count_
 };
 
