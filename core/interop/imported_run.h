@@ -37,7 +37,8 @@ struct ImportedRun {
   // A vLLM result file's object exactly as written (its bytes), so that exporting it gives it back
   // unchanged; empty for other files, and for one that holds a secret (kept redacted instead).
   std::string originalText;
-  // The same object parsed, kept instead when its bytes cannot be (the store redacts its secrets).
+  // The same object parsed, kept instead when its bytes cannot be (the store redacts its secrets),
+  // and for an Ayar result file (exported without its "ayar" object).
   nlohmann::ordered_json original;
 };
 

@@ -103,8 +103,6 @@ nlohmann::json toJson(const nlohmann::ordered_json& value) {
   return nlohmann::json::parse(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
-}  // namespace
-
 std::vector<ImportedRun> readRuns(const std::filesystem::path& file, const ImportLimits& limits) {
   if (endsWith(file.filename().string(), ".jsonl")) return readProfileExport(file, nullptr, limits);
   const std::string text = readText(file, limits);
@@ -133,6 +131,8 @@ std::vector<ImportedRun> readRuns(const std::filesystem::path& file, const Impor
               "(vLLM), no 'input_config' or metric objects (AIPerf, genai-perf). " +
               kKnownFormats);
 }
+
+}  // namespace
 
 std::vector<ImportedRun> readImportedRuns(const std::filesystem::path& file) {
   return readImportedRuns(file, ImportLimits{});

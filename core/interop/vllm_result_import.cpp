@@ -58,7 +58,9 @@ ImportedRun importOne(const std::filesystem::path& file, const nlohmann::ordered
   if (count > 1) run.title = "result " + std::to_string(index + 1) + " of " + std::to_string(count);
   run.startedAtS = import_summary::parseLocalTime(parsed.setup.date, "%Y%m%d-%H%M%S");
   run.setup = parsed.setup;
-  if (!byAyar) {
+  if (byAyar) {
+    run.original = root;  // exported without its "ayar" object, as vLLM's file
+  } else {
     if (holdsNoSecret(root, text)) {
       run.originalText = std::string(text);
     } else {
