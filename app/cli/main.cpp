@@ -1,6 +1,7 @@
 // ayar-cli: Ayar's command line. Links ayar_core only (no Qt), so it runs on a headless GPU server.
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <new>
 
 #include "app/cli/bench_command.h"
 #include "app/cli/runs_command.h"
@@ -52,6 +53,11 @@ int main(int argc, char** argv) {
     return 2;
   } catch (const ayar::Error& e) {
     std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  } catch (const std::bad_alloc&) {
+    // What was allocated is freed by now: say so rather than abort.
+    std::cerr << "error: ayar-cli ran out of memory; nothing more was written. Close other programs, or "
+                 "give it less to hold (a smaller file, fewer requests).\n";
     return 1;
   } catch (const std::exception& e) {
     std::cerr << "internal error: " << e.what() << "\n";

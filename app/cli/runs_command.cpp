@@ -221,9 +221,14 @@ int exportRun(const RunsFlags& flags) {
   if (flags.format == "json") {
     text = resultOf(store, run).dump() + "\n";
   } else if (flags.format == "vllm") {
-    text = vllmResultText(
-               vllmResultOf(nlohmann::json::parse(resultOf(store, run).dump()), store.loadRequests(run.id))) +
-           "\n";
+    const nlohmann::json stored = nlohmann::json::parse(resultOf(store, run).dump());
+    // A run imported from a vLLM file gives back the file's own bytes; any other run is written as
+    // Python's json.dump writes it, without a newline after it, as vLLM does.
+    if (auto original = importedOriginalText(stored)) {
+      text = std::move(*original);
+    } else {
+      text = vllmResultText(vllmResultOf(stored, store.loadRequests(run.id)));
+    }
   } else {
     text = requestsCsv(store.loadRequests(run.id));
   }

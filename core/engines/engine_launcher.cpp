@@ -16,6 +16,7 @@
 #include "core/engines/resources_dir.h"
 #include "core/error.h"
 #include "core/report/message_text.h"
+#include "core/store/secret_scrubber.h"
 
 namespace ayar {
 
@@ -352,14 +353,15 @@ void EngineLauncher::checkRemote() {
   }
   if (models.status == 401 || models.status == 403) {
     const std::string status = std::to_string(models.status);
-    if (m_apiKey.empty()) throw MessageError({MessageText::RemoteWantsKey, {m_baseUrl, status}});
+    if (m_apiKey.empty())
+      throw MessageError({MessageText::RemoteWantsKey, {redactUrlCredentials(m_baseUrl), status}});
     throw MessageError({MessageText::RemoteKeyRefused,
-                        {m_baseUrl, status,
+                        {redactUrlCredentials(m_baseUrl), status,
                          m_spec.apiKeyEnv.empty() ? MessageArgument("the settings", "ayarlar")
                                                   : MessageArgument(m_spec.apiKeyEnv)}});
   }
-  throw MessageError(
-      {MessageText::RemoteUnreachable, {m_baseUrl, describeProbe(health), describeProbe(models)}});
+  throw MessageError({MessageText::RemoteUnreachable,
+                      {redactUrlCredentials(m_baseUrl), describeProbe(health), describeProbe(models)}});
 }
 
 void EngineLauncher::stop() {

@@ -6,6 +6,7 @@
 
 #include "core/interop/import_summary.h"
 #include "core/interop/json_field.h"
+#include "core/report/json_input.h"
 
 namespace ayar {
 
@@ -32,24 +33,34 @@ struct GuidellmRequest {
   std::string error;
 };
 
+// A time of the request that must not come before its start (`start` is null for the start itself).
+double timeAfter(const JsonField& field, const double* start) {
+  const double t = field.nonNegative();
+  if (start != nullptr && t < *start) {
+    json_input::failImpossible(field.source(), field.path(), json_input::numberText(t),
+                               json_input::beforeStartReason());
+  }
+  return t;
+}
+
 GuidellmRequest readRequest(const JsonField& request) {
   GuidellmRequest r;
   if (auto info = request.find("info")) {  // schema 1 and 2: GenerativeRequestStats
     const JsonField timings = (*info)["timings"];
-    r.start = timings.requireAny({"request_start", "resolve_start"}).number();
-    if (auto v = timings.find("first_token_iteration")) r.firstToken = v->number();
-    if (auto v = timings.find("last_token_iteration")) r.lastToken = v->number();
-    r.end = timings.requireAny({"request_end", "resolve_end"}).number();
+    r.start = timeAfter(timings.requireAny({"request_start", "resolve_start"}), nullptr);
+    if (auto v = timings.find("first_token_iteration")) r.firstToken = timeAfter(*v, &r.start);
+    if (auto v = timings.find("last_token_iteration")) r.lastToken = timeAfter(*v, &r.start);
+    r.end = timeAfter(timings.requireAny({"request_end", "resolve_end"}), &r.start);
     if (auto error = info->find("error")) r.error = error->string();
   } else {  // 0.3: GenerativeTextResponseStats / GenerativeTextErrorStats
-    r.start = request["start_time"].number();
-    if (auto v = request.find("first_token_time")) r.firstToken = v->number();
-    if (auto v = request.find("last_token_time")) r.lastToken = v->number();
-    r.end = request["end_time"].number();
+    r.start = timeAfter(request["start_time"], nullptr);
+    if (auto v = request.find("first_token_time")) r.firstToken = timeAfter(*v, &r.start);
+    if (auto v = request.find("last_token_time")) r.lastToken = timeAfter(*v, &r.start);
+    r.end = timeAfter(request["end_time"], &r.start);
     if (auto error = request.find("error")) r.error = error->string();
   }
-  if (auto v = request.find("prompt_tokens")) r.promptTokens = static_cast<int>(v->integer());
-  if (auto v = request.find("output_tokens")) r.outputTokens = static_cast<int>(v->integer());
+  if (auto v = request.find("prompt_tokens")) r.promptTokens = v->count();
+  if (auto v = request.find("output_tokens")) r.outputTokens = v->count();
   if (auto v = request.find("output")) r.output = v->string();
   return r;
 }
@@ -77,16 +88,19 @@ RequestRecord toRecord(const GuidellmRequest& r, double originS, bool success, s
 
 // One guidellm distribution (successful requests) as one of vLLM's latency figures, in ms.
 void readWrittenStats(const JsonField& distribution, double scaleToMs, LatencyStats& stats) {
-  stats.meanMs = distribution["mean"].number() * scaleToMs;
-  stats.medianMs = distribution["median"].number() * scaleToMs;
-  stats.stdMs = distribution["std_dev"].number() * scaleToMs;
-  if (auto count = distribution.find("count")) stats.samples = static_cast<std::size_t>(count->integer());
+  stats.meanMs = distribution["mean"].nonNegative() * scaleToMs;
+  stats.medianMs = distribution["median"].nonNegative() * scaleToMs;
+  stats.stdMs = distribution["std_dev"].nonNegative() * scaleToMs;
+  if (auto count = distribution.find("count")) stats.samples = static_cast<std::size_t>(count->count());
   const JsonField percentiles = distribution["percentiles"];
   for (double p : kPercentiles) {
     const std::string key = "p" + percentileWord(p);
-    if (auto value = percentiles.find(key)) stats.percentilesMs.push_back({p, value->number() * scaleToMs});
+    if (auto value = percentiles.find(key))
+      stats.percentilesMs.push_back({p, value->nonNegative() * scaleToMs});
   }
 }
+
+enum class StatusKind { Successful, Incomplete, Errored };
 
 struct Strategy {
   std::string text;
@@ -99,7 +113,7 @@ Strategy readStrategy(const JsonField& strategy) {
   Strategy s;
   const std::string type = strategy["type_"].string();
   const auto cap = [&](std::string_view key) -> std::optional<int> {
-    if (auto v = strategy.find(key)) return static_cast<int>(v->integer());
+    if (auto v = strategy.find(key)) return v->count();
     return std::nullopt;
   };
   if (type == "synchronous") {
@@ -112,7 +126,7 @@ Strategy readStrategy(const JsonField& strategy) {
     s.maxConcurrency = cap("max_concurrency");
     s.text = "throughput";
   } else if (type == "constant" || type == "async" || type == "poisson") {
-    s.requestRate = strategy["rate"].number();
+    s.requestRate = strategy["rate"].nonNegative();
     s.burstiness = type == "poisson" ? 1.0 : kInf;  // evenly spaced arrivals: vLLM's burstiness inf
     s.maxConcurrency = cap("max_concurrency");
     s.text = type + " " + rateText(s.requestRate) + " req/s";
@@ -125,6 +139,39 @@ Strategy readStrategy(const JsonField& strategy) {
 struct StatusCounts {
   std::int64_t successful = 0, incomplete = 0, errored = 0;
 };
+
+// guidellm's own figures for a benchmark, from the successful requests' distributions.
+void readWrittenSummary(const JsonField& metrics, const StatusCounts& counts, const Strategy& strategy,
+                        double duration, RunSummary& s) {
+  s.completed = static_cast<int>(counts.successful);
+  s.failed = static_cast<int>(counts.incomplete + counts.errored);
+  s.maxConcurrency = strategy.maxConcurrency;
+  s.percentiles = kPercentiles;
+  s.totalInputTokens = std::llround(metrics["prompt_token_count"]["successful"]["total_sum"].nonNegative());
+  s.totalOutputTokens = std::llround(metrics["output_token_count"]["successful"]["total_sum"].nonNegative());
+  s.durationS = duration;
+  import_summary::setDuration(s, duration);
+  readWrittenStats(metrics["time_to_first_token_ms"]["successful"], 1.0, s.ttft);
+  s.percentileMetrics.push_back(LatencyMetric::Ttft);
+  readWrittenStats(metrics["inter_token_latency_ms"]["successful"], 1.0, s.tpot);
+  s.percentileMetrics.push_back(LatencyMetric::Tpot);
+  readWrittenStats(metrics["request_latency"]["successful"], 1000.0, s.e2el);
+  s.percentileMetrics.push_back(LatencyMetric::E2el);
+  s.maxOutputTokensPerS.reset();  // guidellm keeps no chunk times
+  s.maxConcurrentRequests.reset();
+  if (auto concurrency = metrics.find("request_concurrency")) {
+    if (auto successful = concurrency->find("successful")) {
+      if (auto max = successful->find("max"))
+        s.maxConcurrentRequests = static_cast<int>(std::lround(max->nonNegative()));
+    }
+  }
+}
+
+// The figures guidellm defines as vLLM does (a sum, a plain mean): those a recomputation is checked
+// against. Its TPOT is weighted by output tokens, its request latency runs to the request's end
+// rather than its last token, and its percentiles are its own, so those are not compared.
+const import_summary::WrittenKeys kGuidellmCheckedKeys{"total_input_tokens", "total_output_tokens",
+                                                       "mean_ttft_ms"};
 
 ImportedRun importBenchmark(const std::filesystem::path& file, const JsonField& report,
                             const JsonField& bench, std::size_t index, std::size_t count,
@@ -168,51 +215,90 @@ ImportedRun importBenchmark(const std::filesystem::path& file, const JsonField& 
   if (backendText({"request_format"}).find("chat") != std::string::npos) run.setup.backend = "openai-chat";
 
   // The measured window (warm-up and cool-down left out), as guidellm divides by it.
-  const double start = bench.find("start_time") ? bench["start_time"].number()
-                                                : bench["scheduler_metrics"]["measure_start_time"].number();
-  const double end = bench.find("end_time") ? bench["end_time"].number()
-                                            : bench["scheduler_metrics"]["measure_end_time"].number();
-  const double duration = bench.find("duration") ? bench["duration"].number() : end - start;
+  const double start = bench.find("start_time")
+                           ? bench["start_time"].nonNegative()
+                           : bench["scheduler_metrics"]["measure_start_time"].nonNegative();
+  const double end = bench.find("end_time") ? bench["end_time"].nonNegative()
+                                            : bench["scheduler_metrics"]["measure_end_time"].nonNegative();
+  const double duration = bench.find("duration") ? bench["duration"].nonNegative() : end - start;
+  json_input::requireNonNegative(duration, bench.source(), bench.path() + ".duration");
   run.startedAtS = start;
+  // The measured window itself, where the scheduler records it apart from the benchmark's times.
+  double windowStart = start, windowEnd = end;
+  if (auto scheduler = bench.find("scheduler_metrics"); scheduler && scheduler->value().is_object()) {
+    if (auto v = scheduler->find("measure_start_time")) windowStart = v->nonNegative();
+    if (auto v = scheduler->find("measure_end_time")) windowEnd = v->nonNegative();
+  }
 
   const JsonField metrics = bench["metrics"];
   const JsonField totals =
       metrics.find("request_totals") ? metrics["request_totals"] : bench["request_totals"];
-  StatusCounts counts{totals["successful"].integer(), totals["incomplete"].integer(),
-                      totals["errored"].integer()};
+  StatusCounts counts{totals["successful"].count(), totals["incomplete"].count(), totals["errored"].count()};
   run.setup.numPrompts = static_cast<int>(counts.successful + counts.incomplete + counts.errored);
 
-  // Every request kept? Then recompute; a sampled report keeps only some of them.
-  std::vector<std::pair<JsonField, bool>> requests;  // (request, successful)
-  bool complete = false;
+  // Every measured request kept? Then recompute; a sampled report keeps only some of them. Requests
+  // of the warm-up and cool-down lie outside the measured window: they are left out, as guidellm
+  // leaves them out of its figures, not taken for a sign of sampling.
+  struct Kept {
+    GuidellmRequest request;
+    bool success = false;
+    StatusKind kind = StatusKind::Successful;
+  };
+  std::vector<Kept> kept;
   if (auto lists = bench.find("requests")) {
-    const auto listOf = [&](std::string_view key) {
-      if (auto list = lists->find(key)) return list->items();
-      return std::vector<JsonField>{};
+    const auto add = [&](std::string_view key, bool success, StatusKind kind) {
+      if (auto list = lists->find(key)) {
+        for (const JsonField& r : list->items())
+          kept.push_back({readRequest(r), success, kind});
+      }
     };
-    const auto successful = listOf("successful");
-    const auto incomplete = listOf("incomplete");
-    const auto errored = listOf("errored");
-    complete = static_cast<std::int64_t>(successful.size()) == counts.successful &&
-               static_cast<std::int64_t>(incomplete.size()) == counts.incomplete &&
-               static_cast<std::int64_t>(errored.size()) == counts.errored;
-    for (const auto& r : successful)
-      requests.emplace_back(r, true);
-    for (const auto& r : incomplete)
-      requests.emplace_back(r, false);
-    for (const auto& r : errored)
-      requests.emplace_back(r, false);
+    add("successful", true, StatusKind::Successful);
+    add("incomplete", false, StatusKind::Incomplete);
+    add("errored", false, StatusKind::Errored);
+  }
+  const auto matchesTotals = [&](const std::vector<Kept>& requests) {
+    StatusCounts seen;
+    for (const Kept& k : requests) {
+      std::int64_t& n = k.kind == StatusKind::Successful   ? seen.successful
+                        : k.kind == StatusKind::Incomplete ? seen.incomplete
+                                                           : seen.errored;
+      ++n;
+    }
+    return seen.successful == counts.successful && seen.incomplete == counts.incomplete &&
+           seen.errored == counts.errored;
+  };
+  bool complete = !kept.empty() && matchesTotals(kept);
+  std::size_t outside = 0;
+  if (!kept.empty() && !complete) {
+    // Which requests guidellm counts in the window: those inside it whole, else those that ended in
+    // it, else those that started in it; the first rule that gives its totals is the one it used.
+    using Rule = bool (*)(const GuidellmRequest&, double, double);
+    const Rule rules[] = {
+        [](const GuidellmRequest& r, double from, double to) { return r.start >= from && r.end <= to; },
+        [](const GuidellmRequest& r, double from, double to) { return r.end >= from && r.end <= to; },
+        [](const GuidellmRequest& r, double from, double to) { return r.start >= from && r.start <= to; }};
+    for (Rule rule : rules) {
+      std::vector<Kept> inside;
+      for (const Kept& k : kept) {
+        if (rule(k.request, windowStart, windowEnd)) inside.push_back(k);
+      }
+      if (!inside.empty() && matchesTotals(inside)) {
+        outside = kept.size() - inside.size();
+        kept = std::move(inside);
+        complete = true;
+        break;
+      }
+    }
   }
 
-  if (complete && !requests.empty()) {
-    std::vector<GuidellmRequest> read;
-    for (const auto& [request, success] : requests)
-      read.push_back(readRequest(request));
-    const double origin = std::min_element(read.begin(), read.end(), [](const auto& a, const auto& b) {
-                            return a.start < b.start;
-                          })->start;
-    for (std::size_t i = 0; i < read.size(); ++i)
-      run.records.push_back(toRecord(read[i], origin, requests[i].second, static_cast<std::int64_t>(i)));
+  RunSummary written;
+  readWrittenSummary(metrics, counts, strategy, duration, written);
+  if (complete) {
+    const double origin = std::min_element(kept.begin(), kept.end(), [](const auto& a, const auto& b) {
+                            return a.request.start < b.request.start;
+                          })->request.start;
+    for (std::size_t i = 0; i < kept.size(); ++i)
+      run.records.push_back(toRecord(kept[i].request, origin, kept[i].success, static_cast<std::int64_t>(i)));
     std::sort(run.records.begin(), run.records.end(),
               [](const auto& a, const auto& b) { return a.startS < b.startS; });
     for (std::size_t i = 0; i < run.records.size(); ++i)
@@ -220,40 +306,29 @@ ImportedRun importBenchmark(const std::filesystem::path& file, const JsonField& 
     run.summary = import_summary::recompute(run.records,
                                             {LatencyMetric::Ttft, LatencyMetric::Tpot, LatencyMetric::E2el},
                                             kPercentiles, strategy.maxConcurrency, duration);
-    run.summary.maxOutputTokensPerS = 0.0;
+    run.summary.maxOutputTokensPerS.reset();
     run.recomputed = true;
     run.notes.push_back("figures recomputed from the report's " + std::to_string(run.records.size()) +
                         " requests; the duration is guidellm's measured window");
+    if (outside > 0) {
+      run.notes.push_back(
+          "requests of the warm-up and cool-down, outside the measured window, left out as "
+          "guidellm leaves them out: " +
+          std::to_string(outside));
+    }
     run.notes.push_back(
         "guidellm keeps the first and last token time of a request only: ITL and the peak output "
         "token rate are not available, and each request is stored with those two chunk times");
+    run.differences = import_summary::differences(written, run.summary, kGuidellmCheckedKeys);
     return run;
   }
 
   // Taken as written, from the successful requests' distributions.
-  RunSummary& s = run.summary;
-  s.completed = static_cast<int>(counts.successful);
-  s.failed = static_cast<int>(counts.incomplete + counts.errored);
-  s.maxConcurrency = strategy.maxConcurrency;
-  s.percentiles = kPercentiles;
-  s.totalInputTokens = std::llround(metrics["prompt_token_count"]["successful"]["total_sum"].number());
-  s.totalOutputTokens = std::llround(metrics["output_token_count"]["successful"]["total_sum"].number());
-  s.durationS = duration;
-  import_summary::setDuration(s, duration);
-  readWrittenStats(metrics["time_to_first_token_ms"]["successful"], 1.0, s.ttft);
-  s.percentileMetrics.push_back(LatencyMetric::Ttft);
-  readWrittenStats(metrics["inter_token_latency_ms"]["successful"], 1.0, s.tpot);
-  s.percentileMetrics.push_back(LatencyMetric::Tpot);
-  readWrittenStats(metrics["request_latency"]["successful"], 1000.0, s.e2el);
-  s.percentileMetrics.push_back(LatencyMetric::E2el);
-  if (auto concurrency = metrics.find("request_concurrency")) {
-    if (auto successful = concurrency->find("successful")) {
-      s.maxConcurrentRequests =
-          static_cast<int>(std::lround(successful->optionalNumber("max").value_or(0.0)));
-    }
-  }
+  run.summary = written;
+  if (!run.summary.maxConcurrentRequests)
+    run.notes.push_back("the report gives no request_concurrency: peak concurrency is not available");
   run.notes.push_back(
-      requests.empty()
+      kept.empty()
           ? "the report keeps no requests: guidellm's figures are taken as written"
           : "the report keeps a sample of the requests only: guidellm's figures are taken as written");
   run.notes.push_back(

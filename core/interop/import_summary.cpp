@@ -30,7 +30,10 @@ void setDuration(RunSummary& summary, double durationS) {
   summary.requestThroughput = perSecond(summary.completed);
   summary.outputThroughput = perSecond(static_cast<double>(summary.totalOutputTokens));
   summary.totalTokenThroughput =
-      perSecond(static_cast<double>(summary.totalInputTokens + summary.totalOutputTokens));
+      summary.totalInputTokens
+          ? std::optional(
+                perSecond(static_cast<double>(*summary.totalInputTokens + summary.totalOutputTokens)))
+          : std::nullopt;
   if (summary.requestGoodput) summary.requestGoodput = perSecond(*summary.requestGoodput);
 }
 
@@ -47,25 +50,29 @@ RunSummary recompute(std::span<const RequestRecord> records, std::vector<Latency
 }
 
 std::vector<std::string> differences(const RunSummary& written, const RunSummary& recomputed,
-                                     const std::vector<std::string>& notWritten) {
+                                     const WrittenKeys& writtenKeys) {
   std::vector<std::string> out;
-  const auto check = [&](const std::string& key, double a, double b) {
-    if (std::find(notWritten.begin(), notWritten.end(), key) != notWritten.end()) return;
-    if (!sameFigure(a, b)) {
-      out.push_back(key + ": the file says " + shortNumber(a) + ", its requests give " + shortNumber(b));
+  const auto check = [&](const std::string& key, std::optional<double> a, std::optional<double> b) {
+    if (!writtenKeys.contains(key) || !a || !b) return;
+    if (!sameFigure(*a, *b)) {
+      out.push_back(key + ": the file says " + shortNumber(*a) + ", its requests give " + shortNumber(*b));
     }
+  };
+  const auto number = [](const auto& value) -> std::optional<double> {
+    if (value) return static_cast<double>(*value);
+    return std::nullopt;
   };
   check("completed", written.completed, recomputed.completed);
   check("failed", written.failed, recomputed.failed);
-  check("total_input_tokens", static_cast<double>(written.totalInputTokens),
-        static_cast<double>(recomputed.totalInputTokens));
+  check("total_input_tokens", number(written.totalInputTokens), number(recomputed.totalInputTokens));
   check("total_output_tokens", static_cast<double>(written.totalOutputTokens),
         static_cast<double>(recomputed.totalOutputTokens));
   check("request_throughput", written.requestThroughput, recomputed.requestThroughput);
   check("output_throughput", written.outputThroughput, recomputed.outputThroughput);
   check("total_token_throughput", written.totalTokenThroughput, recomputed.totalTokenThroughput);
   check("max_output_tokens_per_s", written.maxOutputTokensPerS, recomputed.maxOutputTokensPerS);
-  check("max_concurrent_requests", written.maxConcurrentRequests, recomputed.maxConcurrentRequests);
+  check("max_concurrent_requests", number(written.maxConcurrentRequests),
+        number(recomputed.maxConcurrentRequests));
   for (LatencyMetric metric : written.percentileMetrics) {
     if (!recomputed.reports(metric)) continue;
     const std::string key(latencyMetricKey(metric));
@@ -74,13 +81,19 @@ std::vector<std::string> differences(const RunSummary& written, const RunSummary
     check("mean_" + key + "_ms", a.meanMs, b.meanMs);
     check("median_" + key + "_ms", a.medianMs, b.medianMs);
     check("std_" + key + "_ms", a.stdMs, b.stdMs);
-    for (const PercentileValue& p : a.percentilesMs) {
-      if (auto value = b.percentileMs(p.percentile)) {
-        check("p" + percentileWord(p.percentile) + "_" + key + "_ms", p.value, *value);
-      }
-    }
+    for (const PercentileValue& p : a.percentilesMs)
+      check("p" + percentileWord(p.percentile) + "_" + key + "_ms", p.value, b.percentileMs(p.percentile));
   }
   return out;
+}
+
+WrittenKeys keysOf(const nlohmann::ordered_json& object) {
+  WrittenKeys keys;
+  if (!object.is_object()) return keys;
+  for (const auto& [key, value] : object.items()) {
+    if (!value.is_null()) keys.insert(key);
+  }
+  return keys;
 }
 
 std::optional<double> parseLocalTime(std::string_view text, const char* format) {

@@ -1,6 +1,8 @@
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
@@ -23,11 +25,17 @@ RunSummary recompute(std::span<const RequestRecord> records, std::vector<Latency
 // Sets the duration and the throughputs that divide by it.
 void setDuration(RunSummary& summary, double durationS);
 
+// The keys (vLLM's names: "completed", "p99_ttft_ms", ...) a file wrote a figure under.
+using WrittenKeys = std::set<std::string, std::less<>>;
+
 // The figures `written` holds that `recomputed` does not reproduce (beyond rounding), one line each:
-// "p99_ttft_ms: the file says 12.3, its requests give 12.5". Metrics `written` does not report, and
-// the keys in `notWritten`, are not compared.
+// "p99_ttft_ms: the file says 12.3, its requests give 12.5". Only the keys in `writtenKeys` are
+// compared: a figure the file does not write is absent, not 0, and so is one either side lacks.
 std::vector<std::string> differences(const RunSummary& written, const RunSummary& recomputed,
-                                     const std::vector<std::string>& notWritten = {});
+                                     const WrittenKeys& writtenKeys);
+
+// The keys of a file's object whose value is not null.
+WrittenKeys keysOf(const nlohmann::ordered_json& object);
 
 // Seconds since the Unix epoch of a local time written as `format` (strptime's), e.g. vLLM's
 // "%Y%m%d-%H%M%S"; fractional seconds after the parsed text (".123456") are added. Nullopt when the

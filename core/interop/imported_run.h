@@ -31,7 +31,14 @@ struct ImportedRun {
   bool recomputed = false;
   std::vector<std::string> notes;        // how fields were mapped, what the file lacks
   std::vector<std::string> differences;  // written figures that disagree with the recomputed ones
-  // A vLLM (or Ayar) result file's object as written, so that exporting it gives it back unchanged.
+  // False when the file does not say when each request started (a vLLM file without start_times):
+  // the records' start times are then 0, not the run's, and are not stored as if they were.
+  bool startTimesKnown = true;
+  // A vLLM result file's object exactly as written (its bytes), so that exporting it gives it back
+  // unchanged; empty for other files, and for one that holds a secret (kept redacted instead).
+  std::string originalText;
+  // The same object parsed, kept instead when its bytes cannot be (the store redacts its secrets),
+  // and for an Ayar result file (exported without its "ayar" object).
   nlohmann::ordered_json original;
 };
 

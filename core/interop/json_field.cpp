@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "core/error.h"
+#include "core/report/json_input.h"
 
 namespace ayar {
 
@@ -72,6 +73,18 @@ std::int64_t JsonField::integer() const {
     fail("is " + m_value->dump() + ", not a whole number");
   }
   return static_cast<std::int64_t>(value);
+}
+
+double JsonField::nonNegative() const {
+  if (m_value->is_null())
+    json_input::failImpossible(m_source, m_path, "null", json_input::nullInListReason());
+  return json_input::requireNonNegative(number(), m_source, m_path);
+}
+
+int JsonField::count() const {
+  if (m_value->is_null())
+    json_input::failImpossible(m_source, m_path, "null", json_input::nullInListReason());
+  return json_input::requireCount(number(), m_source, m_path);
 }
 
 std::string JsonField::string() const {

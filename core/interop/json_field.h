@@ -34,6 +34,11 @@ class JsonField {
 
   double number() const;         // a JSON number, or "inf"/"Infinity"/"NaN" as a string
   std::int64_t integer() const;  // a whole number (1.0 counts)
+  // A figure that cannot be below zero (a time, a rate): a finite number >= 0. Otherwise, and for
+  // null inside a list, a MessageError (ImportImpossibleValue) naming the field.
+  double nonNegative() const;
+  // A count: a whole number from 0 to INT_MAX, refused the same way.
+  int count() const;
   std::string string() const;
   bool boolean() const;
   std::size_t size() const;              // of an array
@@ -44,6 +49,7 @@ class JsonField {
   std::optional<std::string> optionalString(std::string_view key) const;
 
   [[noreturn]] void fail(std::string_view problem) const;
+  const std::string& source() const { return m_source; }
 
  private:
   JsonField(const nlohmann::json* value, std::string path, const JsonField& parent);

@@ -8,6 +8,8 @@
 #include "core/error.h"
 #include "core/interop/import_summary.h"
 #include "core/interop/json_field.h"
+#include "core/report/json_input.h"
+#include "core/report/message_text.h"
 
 namespace ayar {
 
@@ -25,11 +27,12 @@ std::optional<double> msPer(std::string_view unit) {
   return std::nullopt;
 }
 
+// A time cannot be negative or infinite; one that is is refused naming its field.
 double timeInMs(const JsonField& metric, const JsonField& value) {
   const std::string unit = metric["unit"].string();
   const auto scale = msPer(unit);
   if (!scale) metric["unit"].fail("is \"" + unit + "\", not a unit of time");
-  return value.number() * *scale;
+  return value.nonNegative() * *scale;
 }
 
 // The export's metric objects sit at the top level, or under "records" in some AIPerf versions.
@@ -41,21 +44,36 @@ std::optional<JsonField> findMetric(const JsonField& root, std::string_view name
   return std::nullopt;
 }
 
+// Every figure of the export is a count, a time or a rate: none can be negative or infinite.
 std::optional<double> average(const JsonField& root, std::string_view name) {
-  if (auto plain = root.find(name); plain && plain->value().is_number()) return plain->number();
-  if (auto metric = findMetric(root, name)) return metric->optionalNumber("avg");
+  if (auto plain = root.find(name); plain && plain->value().is_number()) return plain->nonNegative();
+  if (auto metric = findMetric(root, name)) {
+    if (auto avg = metric->find("avg")) return avg->nonNegative();
+  }
   return std::nullopt;
 }
 
-bool readWrittenStats(const JsonField& root, std::string_view name, LatencyStats& stats) {
+// Reads one latency metric's figures and notes the vLLM keys they stand for.
+bool readWrittenStats(const JsonField& root, std::string_view name, LatencyMetric as, LatencyStats& stats,
+                      import_summary::WrittenKeys& keys) {
   const auto metric = findMetric(root, name);
   if (!metric || !metric->find("avg")) return false;
+  const std::string key(latencyMetricKey(as));
   stats.meanMs = timeInMs(*metric, (*metric)["avg"]);
-  if (auto p50 = metric->find("p50")) stats.medianMs = timeInMs(*metric, *p50);
-  if (auto std = metric->find("std")) stats.stdMs = timeInMs(*metric, *std);
+  keys.insert("mean_" + key + "_ms");
+  if (auto p50 = metric->find("p50")) {
+    stats.medianMs = timeInMs(*metric, *p50);
+    keys.insert("median_" + key + "_ms");
+  }
+  if (auto std = metric->find("std")) {
+    stats.stdMs = timeInMs(*metric, *std);
+    keys.insert("std_" + key + "_ms");
+  }
   for (double p : kPercentiles) {
-    if (auto value = metric->find("p" + percentileWord(p)))
+    if (auto value = metric->find("p" + percentileWord(p))) {
       stats.percentilesMs.push_back({p, timeInMs(*metric, *value)});
+      keys.insert("p" + percentileWord(p) + "_" + key + "_ms");
+    }
   }
   return true;
 }
@@ -80,9 +98,18 @@ void readInputConfig(const JsonField& root, ImportedRun& run) {
   };
   const std::optional<JsonField> endpoint = config->find("endpoint");
   const bool nested = endpoint && endpoint->value().is_object();
-  run.setup.modelId = firstName(nested ? endpoint->findAny({"model_names"}) : std::nullopt);
+  run.setup.modelId = firstName(nested ? endpoint->findAny({"model_names", "model"}) : std::nullopt);
   if (run.setup.modelId.empty()) run.setup.modelId = firstName(config->findAny({"model_names", "model"}));
-  run.baseUrl = text(nested ? endpoint->find("url") : config->find("url"));
+  if (run.setup.modelId.empty()) {  // AIPerf's later layout: {"models": {"items": [{"name": ...}]}}
+    if (auto models = config->find("models"); models && models->value().is_object()) {
+      if (auto items = models->find("items");
+          items && items->value().is_array() && !items->value().empty() && (*items)[0].value().is_object()) {
+        run.setup.modelId = text((*items)[0].find("name"));
+      }
+    }
+  }
+  // One URL ("url"), or AIPerf's list of them ("urls"): the first is the target.
+  run.baseUrl = firstName(nested ? endpoint->findAny({"url", "urls"}) : config->findAny({"url", "urls"}));
   run.endpoint = text(nested ? endpoint->find("custom_endpoint") : config->find("endpoint"));
   const std::string type = text(nested ? endpoint->find("type") : config->find("endpoint_type"));
   if (type == "chat") run.setup.backend = "openai-chat";
@@ -93,50 +120,98 @@ void readInputConfig(const JsonField& root, ImportedRun& run) {
   }
   if (!load) load = *config;  // older genai-perf: flat
   if (!load->value().is_object()) return;
-  if (auto concurrency = load->optionalNumber("concurrency"))
-    run.setup.maxConcurrency = static_cast<int>(*concurrency);
-  if (auto rate = load->optionalNumber("request_rate")) {
-    run.setup.requestRate = *rate;
+  if (auto concurrency = load->find("concurrency")) run.setup.maxConcurrency = concurrency->count();
+  if (auto rate = load->find("request_rate")) {
+    run.setup.requestRate = rate->nonNegative();
     const std::string mode = text(load->findAny({"request_rate_mode", "arrival_pattern"}));
     run.setup.burstiness = mode.find("constant") != std::string::npos ? kInf : 1.0;
   }
-  if (auto count = load->optionalNumber("request_count")) run.setup.numPrompts = static_cast<int>(*count);
+  if (auto count = load->find("request_count")) run.setup.numPrompts = count->count();
 }
 
-void readWrittenSummary(const JsonField& root, ImportedRun& run) {
+// The export's own figures, and the vLLM keys they stand for. `requestsBeside`: the per-request file
+// will give the counts and the duration, so the summary may lack them.
+import_summary::WrittenKeys readWrittenSummary(const JsonField& root, ImportedRun& run, bool requestsBeside) {
+  import_summary::WrittenKeys keys;
   RunSummary& s = run.summary;
   s.maxConcurrency = run.setup.maxConcurrency;
   s.percentiles = kPercentiles;
-  if (readWrittenStats(root, "time_to_first_token", s.ttft))
+  if (readWrittenStats(root, "time_to_first_token", LatencyMetric::Ttft, s.ttft, keys))
     s.percentileMetrics.push_back(LatencyMetric::Ttft);
-  if (readWrittenStats(root, "inter_token_latency", s.tpot))
+  if (readWrittenStats(root, "inter_token_latency", LatencyMetric::Tpot, s.tpot, keys))
     s.percentileMetrics.push_back(LatencyMetric::Tpot);
-  if (readWrittenStats(root, "inter_chunk_latency", s.itl)) s.percentileMetrics.push_back(LatencyMetric::Itl);
-  if (readWrittenStats(root, "request_latency", s.e2el)) s.percentileMetrics.push_back(LatencyMetric::E2el);
-  s.completed = static_cast<int>(std::llround(average(root, "request_count").value_or(0.0)));
-  s.failed = static_cast<int>(std::llround(average(root, "error_request_count").value_or(0.0)));
+  if (readWrittenStats(root, "inter_chunk_latency", LatencyMetric::Itl, s.itl, keys))
+    s.percentileMetrics.push_back(LatencyMetric::Itl);
+  if (readWrittenStats(root, "request_latency", LatencyMetric::E2el, s.e2el, keys))
+    s.percentileMetrics.push_back(LatencyMetric::E2el);
+
+  // No count, no run: a run with 0 requests and a request rate would contradict itself.
+  const auto completed = average(root, "request_count");
+  if (!completed && !requestsBeside) {
+    throw MessageError(
+        Message{MessageText::ImportNoRequestCount, {root.source(), std::string("request_count")}});
+  }
+  const auto countOf = [&](double value, const char* field) {
+    return json_input::requireCount(value, root.source(), field);
+  };
+  if (completed) {
+    s.completed = countOf(*completed, "request_count");
+    keys.insert("completed");
+  }
+  // AIPerf writes error_request_count only when some request failed: absent, none failed.
+  if (auto failed = average(root, "error_request_count")) {
+    s.failed = countOf(*failed, "error_request_count");
+    keys.insert("failed");
+  }
   const auto throughput = average(root, "request_throughput");
   if (auto duration = findMetric(root, "benchmark_duration")) {
     s.durationS = timeInMs(*duration, (*duration)["avg"]) / 1000.0;
   } else if (throughput && *throughput > 0.0) {
     s.durationS = s.completed / *throughput;  // genai-perf writes no duration
+  } else if (!requestsBeside) {
+    throw MessageError(Message{MessageText::ImportNoDuration,
+                               {root.source(), std::string("benchmark_duration, request_throughput")}});
   }
-  const auto total = [&](std::string_view totalName, std::string_view perRequest) -> std::int64_t {
+  // A total the export does not give is absent: never 0, never a throughput that leaves it out.
+  const auto total = [&](std::string_view totalName,
+                         std::string_view perRequest) -> std::optional<std::int64_t> {
     if (auto value = average(root, totalName)) return std::llround(*value);
-    return std::llround(average(root, perRequest).value_or(0.0) * s.completed);
+    if (auto mean = average(root, perRequest); mean && completed) return std::llround(*mean * s.completed);
+    return std::nullopt;
   };
+  // Only a total the export writes is compared: a mean times the count is rounded.
   s.totalInputTokens = total("total_isl", "input_sequence_length");
-  s.totalOutputTokens = total("total_osl", "output_sequence_length");
+  if (average(root, "total_isl")) keys.insert("total_input_tokens");
+  if (auto output = total("total_osl", "output_sequence_length")) {
+    s.totalOutputTokens = *output;
+    if (average(root, "total_osl")) keys.insert("total_output_tokens");
+  } else {
+    run.notes.push_back("the export gives no output token count: the output token total is not known");
+  }
+  if (!s.totalInputTokens)
+    run.notes.push_back(
+        "the export gives no input token count (total_isl): the input token total and the total token "
+        "throughput are left out");
   import_summary::setDuration(s, s.durationS);
-  if (throughput) s.requestThroughput = *throughput;
-  if (auto output = average(root, "output_token_throughput")) s.outputThroughput = *output;
+  if (throughput) {
+    s.requestThroughput = *throughput;
+    keys.insert("request_throughput");
+  }
+  if (auto output = average(root, "output_token_throughput")) {
+    s.outputThroughput = *output;
+    keys.insert("output_throughput");
+  }
   if (auto goodput =
           findMetric(root, "goodput") ? average(root, "goodput") : average(root, "request_goodput")) {
     s.requestGoodput = goodput;
   }
+  // The export writes no peak figures.
+  s.maxOutputTokensPerS.reset();
+  s.maxConcurrentRequests.reset();
   if (s.percentileMetrics.empty() && s.completed > 0) {
     root.fail("holds none of time_to_first_token, inter_token_latency, request_latency");
   }
+  return keys;
 }
 
 // One line of AIPerf's profile_export.jsonl.
@@ -181,7 +256,7 @@ ExportRecord readRecordLine(const JsonField& line) {
   };
   const auto count = [&](std::initializer_list<std::string_view> names) -> int {
     for (std::string_view name : names) {
-      if (auto v = value(name)) return static_cast<int>(v->integer());
+      if (auto v = value(name)) return v->count();
     }
     return 0;
   };
@@ -193,7 +268,7 @@ ExportRecord readRecordLine(const JsonField& line) {
     if (auto gaps = value("inter_chunk_latency")) {
       const double scale = *msPer((*metrics)["inter_chunk_latency"]["unit"].string()) / 1000.0;
       for (const JsonField& gap : gaps->items()) {
-        t += gap.number() * scale;
+        t += gap.nonNegative() * scale;
         r.chunkTimesS.push_back(t);
       }
     }
@@ -220,6 +295,7 @@ RecordsFile readRecordsFile(const std::filesystem::path& path) {
     ++lineNumber;
     if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
     const std::string source = path.string() + ", line " + std::to_string(lineNumber);
+    json_input::requireDepthAtMost(text, source);
     nlohmann::json line;
     try {
       line = nlohmann::json::parse(text);
@@ -264,6 +340,7 @@ ImportedRun importProfileExport(const std::string& tool,
                                                 : "Expected genai-perf's profile_export_genai_perf.json.";
   const nlohmann::json summaryObject = summary.is_null() ? nlohmann::json::object() : summary;
   const JsonField root(summaryObject, summaryFile ? summaryFile->string() : std::string(), expected);
+  import_summary::WrittenKeys writtenKeys;
   if (summaryFile) {
     root.requireObject();
     if (auto version = root.findAny({"aiperf_version", "genai_perf_version", "version"});
@@ -274,7 +351,8 @@ ImportedRun importProfileExport(const std::string& tool,
     if (auto started = root.optionalString("start_time")) {
       run.startedAtS = import_summary::parseLocalTime(*started, "%Y-%m-%dT%H:%M:%S");
     }
-    readWrittenSummary(root, run);
+    writtenKeys = readWrittenSummary(root, run, recordsFile.has_value());
+    if (!recordsFile) run.notes.push_back("the export writes no peak output token rate or peak concurrency");
   }
   if (!recordsFile) {
     run.notes.push_back("no per-request file beside it: the export's figures are taken as written");
@@ -303,12 +381,7 @@ ImportedRun importProfileExport(const std::string& tool,
                       (duration ? "; the duration is the export's own"
                                 : "; without the summary file the duration is the requests' span"));
   run.notes.push_back("AIPerf does not keep when each request was due: dispatch lag is unknown");
-  if (summaryFile) {
-    // The export writes no peak figures; the failed count only when some failed.
-    std::vector<std::string> notWritten{"max_output_tokens_per_s", "max_concurrent_requests"};
-    if (!average(root, "error_request_count")) notWritten.push_back("failed");
-    run.differences = import_summary::differences(written, run.summary, notWritten);
-  }
+  if (summaryFile) run.differences = import_summary::differences(written, run.summary, writtenKeys);
   return run;
 }
 

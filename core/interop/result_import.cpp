@@ -1,13 +1,16 @@
 #include "core/interop/result_import.h"
 
 #include <chrono>
+#include <cstdio>
 #include <fstream>
-#include <sstream>
+#include <iterator>
+#include <new>
 
 #include "core/error.h"
 #include "core/interop/guidellm_report_import.h"
 #include "core/interop/profile_export_import.h"
 #include "core/interop/vllm_result_import.h"
+#include "core/report/message_text.h"
 
 namespace ayar {
 
@@ -17,16 +20,33 @@ const char* const kKnownFormats =
     "ayar-cli runs import reads vLLM's --save-result JSON, guidellm's benchmarks report, AIPerf's "
     "profile_export_aiperf.json or profile_export.jsonl, and genai-perf's profile_export_genai_perf.json.";
 
-std::string readText(const std::filesystem::path& file) {
+std::string megabytes(std::uintmax_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f", static_cast<double>(bytes) / (1024.0 * 1024.0));
+  return text;
+}
+
+// Refuses a file over the size limit before anything of it is read.
+void requireSizeAtMost(const std::filesystem::path& file, const ImportLimits& limits) {
+  std::error_code ec;
+  const std::uintmax_t size = std::filesystem::file_size(file, ec);
+  if (!ec && size > limits.maxFileBytes) {
+    throw MessageError(Message{MessageText::ImportFileTooLarge,
+                               {file.string(), megabytes(size), megabytes(limits.maxFileBytes)}});
+  }
+}
+
+std::string readText(const std::filesystem::path& file, const ImportLimits& limits) {
   std::error_code ec;
   if (std::filesystem::is_directory(file, ec)) {
     throw Error(file.string() + " is a folder: give the result file inside it. " + kKnownFormats);
   }
+  requireSizeAtMost(file, limits);
   std::ifstream in(file, std::ios::binary);
   if (!in) throw Error("cannot open " + file.string() + ": check the path");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  std::string text;
+  text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  return text;
 }
 
 bool endsWith(const std::string& text, std::string_view suffix) {
@@ -53,13 +73,16 @@ bool isGenaiPerf(const std::filesystem::path& file, const nlohmann::ordered_json
 }
 
 std::vector<ImportedRun> readProfileExport(const std::filesystem::path& file,
-                                           const nlohmann::ordered_json* root) {
+                                           const nlohmann::ordered_json* root, const ImportLimits& limits) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (root == nullptr) {  // the per-request .jsonl: its summary sits beside it, if anywhere
+    requireSizeAtMost(file, limits);
     const fs::path summary = file.parent_path() / "profile_export_aiperf.json";
     if (fs::is_regular_file(summary, ec)) {
-      const auto objects = parseResultObjects(readText(summary), summary.string());
+      const std::string text = readText(summary, limits);
+      json_input::requireDepthAtMost(text, summary.string(), limits.maxDepth);
+      const auto objects = parseResultObjects(text, summary.string());
       return {importProfileExport("aiperf", summary, nlohmann::json::parse(objects.front().dump()), file)};
     }
     return {importProfileExport("aiperf", std::nullopt, nullptr, file)};
@@ -68,7 +91,10 @@ std::vector<ImportedRun> readProfileExport(const std::filesystem::path& file,
   std::optional<fs::path> records;
   if (tool == "aiperf") {
     const fs::path beside = file.parent_path() / "profile_export.jsonl";
-    if (fs::is_regular_file(beside, ec)) records = beside;
+    if (fs::is_regular_file(beside, ec)) {
+      requireSizeAtMost(beside, limits);
+      records = beside;
+    }
   }
   return {importProfileExport(tool, file, nlohmann::json::parse(root->dump()), records)};
 }
@@ -77,11 +103,11 @@ nlohmann::json toJson(const nlohmann::ordered_json& value) {
   return nlohmann::json::parse(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
-}  // namespace
-
-std::vector<ImportedRun> readImportedRuns(const std::filesystem::path& file) {
-  const std::string text = readText(file);
-  if (endsWith(file.filename().string(), ".jsonl")) return readProfileExport(file, nullptr);
+std::vector<ImportedRun> readRuns(const std::filesystem::path& file, const ImportLimits& limits) {
+  if (endsWith(file.filename().string(), ".jsonl")) return readProfileExport(file, nullptr, limits);
+  const std::string text = readText(file, limits);
+  // Before anything recursive sees the text: parsed values are copied and written recursively.
+  json_input::requireDepthAtMost(text, file.string(), limits.maxDepth);
 
   std::vector<nlohmann::ordered_json> objects;
   try {
@@ -97,12 +123,30 @@ std::vector<ImportedRun> readImportedRuns(const std::filesystem::path& file) {
                 kKnownFormats);
   }
   if (root.contains("benchmarks")) return importGuidellmReport(file, toJson(root));
-  if (root.contains("completed") || root.contains("duration")) return importVllmResults(file, objects);
-  if (root.contains("input_config") || hasMetricObject(root)) return readProfileExport(file, &root);
+  if (root.contains("completed") || root.contains("duration"))
+    return importVllmResults(file, objects, json_input::topLevelTexts(text));
+  if (root.contains("input_config") || hasMetricObject(root)) return readProfileExport(file, &root, limits);
   throw Error(file.string() +
               ": not a result file Ayar knows: it has no 'benchmarks' (guidellm), no 'completed' "
               "(vLLM), no 'input_config' or metric objects (AIPerf, genai-perf). " +
               kKnownFormats);
+}
+
+}  // namespace
+
+std::vector<ImportedRun> readImportedRuns(const std::filesystem::path& file) {
+  return readImportedRuns(file, ImportLimits{});
+}
+
+std::vector<ImportedRun> readImportedRuns(const std::filesystem::path& file, const ImportLimits& limits) {
+  try {
+    return readRuns(file, limits);
+  } catch (const std::bad_alloc&) {
+    // What was allocated is freed by now; say which file did not fit.
+    std::error_code ec;
+    const std::uintmax_t size = std::filesystem::file_size(file, ec);
+    throw MessageError(Message{MessageText::ImportOutOfMemory, {file.string(), ec ? "?" : megabytes(size)}});
+  }
 }
 
 FinishedRun toFinishedRun(const ImportedRun& run) {
@@ -142,6 +186,9 @@ FinishedRun toFinishedRun(const ImportedRun& run) {
                                       std::chrono::file_clock::to_sys(modified).time_since_epoch())
                                       .count()) -
               run.summary.durationS;
+    mark["notes"].push_back(
+        "the file does not say when the run started: its start is taken as the file's modification "
+        "time less the run's duration");
   }
   out.createdAt = started;
   out.finishedAt = started + run.summary.durationS;
@@ -151,16 +198,32 @@ FinishedRun toFinishedRun(const ImportedRun& run) {
 
   ResultSetup setup = run.setup;
   if (setup.numPrompts == 0) setup.numPrompts = run.summary.completed + run.summary.failed;
+  // The run's own start, not the time of the import (vLLM's files keep their own date).
+  if (setup.date.empty()) {
+    setup.date = formatResultDate(
+        std::chrono::system_clock::time_point(std::chrono::duration_cast<std::chrono::system_clock::duration>(
+            std::chrono::duration<double>(started))));
+  }
+  info.config["imported"] = mark;
   nlohmann::json ayar = {{"imported", mark}};
   out.summary = toJson(resultJson(setup, run.summary, {}, /*detailed=*/false, ayar));
-  if (!run.original.is_null()) {
+  if (!run.originalText.empty()) {
+    ayar["imported_original_text"] = run.originalText;
+  } else if (!run.original.is_null()) {
     ayar["imported_original"] = toJson(run.original);
     nlohmann::json order = nlohmann::json::array();
     for (const auto& [key, value] : run.original.items())
       order.push_back(key);
     ayar["imported_original_key_order"] = order;
   }
-  out.result = toJson(resultJson(setup, run.summary, run.records, /*detailed=*/!run.records.empty(), ayar));
+  nlohmann::ordered_json result =
+      resultJson(setup, run.summary, run.records, /*detailed=*/!run.records.empty(), ayar);
+  if (!run.startTimesKnown) {
+    // The records' start times are 0 for want of the file's: not written as if they were measured.
+    result.erase("start_times");
+    result.erase("queue_times");
+  }
+  out.result = toJson(result);
   return out;
 }
 

@@ -69,9 +69,20 @@ ordered_json importedOriginal(const nlohmann::json& ayar) {
 
 }  // namespace
 
+std::optional<std::string> importedOriginalText(const nlohmann::json& storedResult) {
+  if (!storedResult.is_object()) return std::nullopt;
+  const auto ayar = storedResult.find("ayar");
+  if (ayar == storedResult.end() || !ayar->is_object()) return std::nullopt;
+  const auto text = ayar->find("imported_original_text");
+  if (text == ayar->end() || !text->is_string()) return std::nullopt;
+  return text->get<std::string>();
+}
+
 ordered_json vllmResultOf(const nlohmann::json& storedResult, std::span<const RequestRecord> records) {
   if (!storedResult.is_object())
     throw Error("the run has no result to export (it holds " + std::string(storedResult.type_name()) + ")");
+  if (auto text = importedOriginalText(storedResult))
+    return parseResultObjects(*text, "the stored run").front();
   if (const auto ayar = storedResult.find("ayar"); ayar != storedResult.end() && ayar->is_object()) {
     ordered_json original = importedOriginal(*ayar);
     if (!original.is_null()) {

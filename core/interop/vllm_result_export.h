@@ -1,6 +1,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -15,6 +16,11 @@ namespace ayar {
 // Throws ayar::Error when the stored result is not a result.
 nlohmann::ordered_json vllmResultOf(const nlohmann::json& storedResult,
                                     std::span<const RequestRecord> records);
+
+// The bytes of the vLLM result file object a run was imported from, exactly as the file held them
+// (a trailing newline included when the file had one), when the store kept them; nullopt for other
+// runs and for a file that held a secret (its object is kept redacted instead).
+std::optional<std::string> importedOriginalText(const nlohmann::json& storedResult);
 
 // The text Python's json.dump writes for `result`: ", " and ": " between items, non-ASCII as \u
 // escapes, and a non-finite float (held as the string "Infinity", "-Infinity" or "NaN" under a

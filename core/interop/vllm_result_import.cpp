@@ -2,6 +2,8 @@
 
 #include "core/error.h"
 #include "core/interop/import_summary.h"
+#include "core/report/json_input.h"
+#include "core/store/secret_scrubber.h"
 
 namespace ayar {
 
@@ -9,18 +11,36 @@ namespace {
 
 // vLLM 0.11 and later keep the client's wait for a --max-concurrency slot per request
 // ("queue_times", seconds); it is Ayar's slot wait.
-void readQueueTimes(const nlohmann::ordered_json& root, std::vector<RequestRecord>& records) {
+void readQueueTimes(const nlohmann::ordered_json& root, std::vector<RequestRecord>& records,
+                    const std::string& source) {
   const auto it = root.find("queue_times");
   if (it == root.end() || !it->is_array() || it->size() != records.size()) return;
   for (std::size_t i = 0; i < records.size(); ++i) {
     if (!(*it)[i].is_number()) continue;
-    records[i].slotWaitS = (*it)[i].get<double>();
+    records[i].slotWaitS = json_input::requireNonNegative((*it)[i].get<double>(), source,
+                                                          "queue_times[" + std::to_string(i) + "]");
     records[i].scheduledS = records[i].startS - records[i].slotWaitS;
   }
 }
 
+bool hasList(const nlohmann::ordered_json& root, const char* key) {
+  const auto it = root.find(key);
+  return it != root.end() && it->is_array();
+}
+
+// The object's own bytes can be kept only when nothing in them is a secret: the store never writes
+// one, so a file that holds one is kept redacted, as an object.
+bool holdsNoSecret(const nlohmann::ordered_json& root, std::string_view text) {
+  for (const auto& [key, value] : root.items()) {
+    if (isSecretName(key) && !value.is_null() &&
+        !(value.is_string() && value.get_ref<const std::string&>().empty()))
+      return false;
+  }
+  return scrubSecretsInText(text) == text;
+}
+
 ImportedRun importOne(const std::filesystem::path& file, const nlohmann::ordered_json& root,
-                      std::size_t index, std::size_t count) {
+                      std::string_view text, std::size_t index, std::size_t count) {
   const std::string source = count > 1 ? file.string() + " (result " + std::to_string(index + 1) + " of " +
                                              std::to_string(count) + ")"
                                        : file.string();
@@ -38,8 +58,20 @@ ImportedRun importOne(const std::filesystem::path& file, const nlohmann::ordered
   if (count > 1) run.title = "result " + std::to_string(index + 1) + " of " + std::to_string(count);
   run.startedAtS = import_summary::parseLocalTime(parsed.setup.date, "%Y%m%d-%H%M%S");
   run.setup = parsed.setup;
-  run.original = root;
-  if (!byAyar) readQueueTimes(root, parsed.records);
+  if (byAyar) {
+    run.original = root;  // exported without its "ayar" object, as vLLM's file
+  } else {
+    if (holdsNoSecret(root, text)) {
+      run.originalText = std::string(text);
+    } else {
+      run.original = root;
+      run.notes.push_back(
+          "the file holds a secret (an API key, token or password), which Ayar does not store: exported "
+          "as vLLM's file, the run gives back the file's keys and figures with the secret redacted, not "
+          "its exact bytes");
+    }
+    readQueueTimes(root, parsed.records, source);
+  }
   run.records = std::move(parsed.records);
 
   const RunSummary& written = parsed.summary;
@@ -56,6 +88,20 @@ ImportedRun importOne(const std::filesystem::path& file, const nlohmann::ordered
   if (percentiles.empty()) percentiles = {99.0};
   run.summary = import_summary::recompute(run.records, metrics, percentiles, run.setup.maxConcurrency,
                                           written.durationS);
+  // Without when each request started (or when its tokens came) the peaks cannot be computed: the
+  // requests would all seem to start at once. They are left out rather than made up.
+  if (!hasList(root, "start_times")) {
+    run.startTimesKnown = false;
+    run.summary.maxOutputTokensPerS.reset();
+    run.summary.maxConcurrentRequests.reset();
+    run.notes.push_back(
+        "the file has no start_times: the peak output token rate and peak concurrency cannot be "
+        "computed and are left out");
+  } else if (!hasList(root, "itls")) {
+    run.summary.maxOutputTokensPerS.reset();
+    run.notes.push_back(
+        "the file has no itls: the peak output token rate cannot be computed and is left out");
+  }
   // The goodput SLOs are not in the file; the written goodput is the only one there is.
   run.summary.requestGoodput = written.requestGoodput;
   run.recomputed = true;
@@ -65,17 +111,20 @@ ImportedRun importOne(const std::filesystem::path& file, const nlohmann::ordered
     run.notes.push_back("request_goodput taken as written (its SLOs are not in the file)");
   if (!byAyar)
     run.notes.push_back("vLLM's files do not keep when each request was due: dispatch lag is unknown");
-  run.differences = import_summary::differences(written, run.summary);
+  run.differences = import_summary::differences(written, run.summary, import_summary::keysOf(root));
   return run;
 }
 
 }  // namespace
 
 std::vector<ImportedRun> importVllmResults(const std::filesystem::path& file,
-                                           const std::vector<nlohmann::ordered_json>& objects) {
+                                           const std::vector<nlohmann::ordered_json>& objects,
+                                           const std::vector<std::string_view>& texts) {
   std::vector<ImportedRun> runs;
   for (std::size_t i = 0; i < objects.size(); ++i)
-    runs.push_back(importOne(file, objects[i], i, objects.size()));
+    runs.push_back(importOne(file, objects[i],
+                             i < texts.size() && texts.size() == objects.size() ? texts[i] : "", i,
+                             objects.size()));
   return runs;
 }
 

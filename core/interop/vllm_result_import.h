@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <string_view>
 #include <vector>
 
 #include "core/interop/imported_run.h"
@@ -13,8 +14,10 @@ namespace ayar {
 // --save-detailed's per-request lists the figures are recomputed from them (the duration is the
 // file's: vLLM's clock, which the requests alone cannot give) and checked against the written ones;
 // without them the written figures are taken. `objects` are the file's objects as
-// parseResultObjects read them.
+// parseResultObjects read them, `texts` the same objects as written (json_input::topLevelTexts), kept
+// so that an export gives the file's own bytes back.
 std::vector<ImportedRun> importVllmResults(const std::filesystem::path& file,
-                                           const std::vector<nlohmann::ordered_json>& objects);
+                                           const std::vector<nlohmann::ordered_json>& objects,
+                                           const std::vector<std::string_view>& texts);
 
 }  // namespace ayar

@@ -214,7 +214,7 @@ RunSummary computeRunSummary(std::span<const RequestRecord> records, const Summa
     firstSuccessfulStartS = anySuccess ? std::min(firstSuccessfulStartS, record.startS) : record.startS;
     anySuccess = true;
     ++summary.completed;
-    summary.totalInputTokens += record.promptTokens;
+    *summary.totalInputTokens += record.promptTokens;
     summary.totalOutputTokens += record.outputTokens;
     if (!record.outputTokensFromUsage) {
       summary.outputTokensFromTokenizer = true;
@@ -252,12 +252,10 @@ RunSummary computeRunSummary(std::span<const RequestRecord> records, const Summa
   if (summary.requestGoodput) summary.requestGoodput = perSecond(*summary.requestGoodput);
   summary.outputThroughput = perSecond(static_cast<double>(summary.totalOutputTokens));
   summary.totalTokenThroughput =
-      perSecond(static_cast<double>(summary.totalInputTokens + summary.totalOutputTokens));
+      perSecond(static_cast<double>(*summary.totalInputTokens + summary.totalOutputTokens));
 
-  if (anySuccess) {
-    summary.maxOutputTokensPerS = peakTokensPerSecond(records, firstSuccessfulStartS);
-    summary.maxConcurrentRequests = peakConcurrency(records);
-  }
+  summary.maxOutputTokensPerS = anySuccess ? peakTokensPerSecond(records, firstSuccessfulStartS) : 0.0;
+  summary.maxConcurrentRequests = anySuccess ? peakConcurrency(records) : 0;
 
   summary.ttft = describeSeconds(std::move(ttfts), options.percentiles);
   summary.tpot = describeSeconds(std::move(tpots), options.percentiles);

@@ -77,20 +77,24 @@ struct RunSummary {
   // SummaryOptions::durationS when given (vLLM's benchmark_duration), else min(startS) to
   // max(startS + latencyS) over all requests.
   double durationS = 0.0;
-  std::int64_t totalInputTokens = 0;   // successful requests only, as vLLM
+  // Successful requests only, as vLLM. Absent (like the optional figures below) only for a run
+  // imported from a file that does not give it: a figure a file cannot support is never made up.
+  std::optional<std::int64_t> totalInputTokens = 0;
   std::int64_t totalOutputTokens = 0;  // successful requests only
   // Throughputs divide by durationS; 0 when the duration is 0.
   double requestThroughput = 0.0;
   std::optional<double> requestGoodput;  // set when any SLO was given
   double outputThroughput = 0.0;
-  double totalTokenThroughput = 0.0;
+  std::optional<double> totalTokenThroughput = 0.0;  // absent when totalInputTokens is
   // Largest number of chunks (each counted as one token) in a 1 s bin from the earliest successful
   // start, token times rebuilt as start + TTFT + cumulative ITLs (vLLM's max_output_tokens_per_s).
-  double maxOutputTokensPerS = 0.0;
+  // Absent for an import whose requests have no start times or chunk times.
+  std::optional<double> maxOutputTokensPerS = 0.0;
   // Exact sweep over [start, start + E2E) of successful requests, a departure counted before an
   // arrival at the same instant. vLLM counts a request in every 1 s bin it touches, which
-  // overstates the peak; Ayar reports the exact figure under the same key.
-  int maxConcurrentRequests = 0;
+  // overstates the peak; Ayar reports the exact figure under the same key. Absent for an import
+  // whose requests have no start times.
+  std::optional<int> maxConcurrentRequests = 0;
   std::optional<int> maxConcurrency;  // the configured cap, when set
 
   std::vector<LatencyMetric> percentileMetrics;  // as requested, for the report

@@ -212,6 +212,37 @@ constexpr Phrase kPhrases[] = {
     {MessageText::InputKindStudy, "study file (.json)", "çalışma dosyasının (.json)"},
     {MessageText::InputKindProfile, "profile file (.json)", "profil dosyasının (.json)"},
     {MessageText::InputKindEngineTemplate, "engine template (.json)", "motor şablonunun (.json)"},
+    {MessageText::JsonTooDeep,
+     "{0}: the JSON nests arrays and objects more than {1} levels deep, which no result file does; "
+     "check that this is the file you meant (it may be damaged).",
+     "{0}: JSON, dizileri ve nesneleri {1} düzeyden daha derin iç içe yerleştiriyor; hiçbir sonuç "
+     "dosyası bunu yapmaz. Doğru dosyayı verdiğinizi denetleyin (dosya bozuk olabilir)."},
+    {MessageText::ImportFileTooLarge,
+     "{0} is {1} MB; a result file is read whole into memory, several times over, so files of at most "
+     "{2} MB are read. Import the run's summary (saved without --save-detailed) or split the run.",
+     "{0} {1} MB büyüklüğünde; bir sonuç dosyası belleğe bütünüyle, birkaç kez okunduğundan en fazla {2} "
+     "MB'lık dosyalar okunur. Koşunun özetini (--save-detailed olmadan kaydedileni) içe aktarın ya da "
+     "koşuyu bölün."},
+    {MessageText::ImportOutOfMemory,
+     "{0} ({1} MB): there is not enough memory to read it; nothing was stored. Close other programs or "
+     "import a smaller file.",
+     "{0} ({1} MB): okumak için yeterli bellek yok; hiçbir şey kaydedilmedi. Başka programları kapatın "
+     "ya da daha küçük bir dosya içe aktarın."},
+    {MessageText::ImportImpossibleValue,
+     "{0}: field '{1}' is {2}, which cannot be true: {3}. Nothing was stored; check the file (it may "
+     "have been edited or damaged).",
+     "{0}: '{1}' alanı {2}; bu doğru olamaz: {3}. Hiçbir şey kaydedilmedi; dosyayı denetleyin "
+     "(düzenlenmiş ya da bozulmuş olabilir)."},
+    {MessageText::ImportNoRequestCount,
+     "{0}: the export has no {1}, so how many requests the run made is unknown, and a run stored "
+     "without it would contradict its own figures. Nothing was stored.",
+     "{0}: dışa aktarımda {1} yok; koşunun kaç istek yaptığı bilinmiyor ve bu olmadan kaydedilen bir "
+     "koşu kendi ölçümleriyle çelişir. Hiçbir şey kaydedilmedi."},
+    {MessageText::ImportNoDuration,
+     "{0}: the export has neither {1}, so the run's duration is unknown and no throughput can be given. "
+     "Nothing was stored.",
+     "{0}: dışa aktarımda {1} alanlarının hiçbiri yok; koşunun süresi bilinmiyor ve hiçbir hız "
+     "verilemez. Hiçbir şey kaydedilmedi."},
 };
 static_assert(std::size(kPhrases) == static_cast<std::size_t>(MessageText::Count_),
               "every MessageText needs its row in kPhrases");

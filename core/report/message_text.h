@@ -99,6 +99,13 @@ enum class MessageText {
   InputKindStudy,
   InputKindProfile,
   InputKindEngineTemplate,
+  // Reading other programs' result files (runs import, compare, report).
+  JsonTooDeep,            // {0}: the file, {1}: the deepest nesting read
+  ImportFileTooLarge,     // {0}: the file, {1}: its size in MB, {2}: the largest read, in MB
+  ImportOutOfMemory,      // {0}: the file, {1}: its size in MB
+  ImportImpossibleValue,  // {0}: the file, {1}: the field, {2}: the value, {3}: why (json_input.h)
+  ImportNoRequestCount,   // {0}: the file, {1}: the fields looked for
+  ImportNoDuration,       // {0}: the file, {1}: the fields looked for
   Count_
 };
 

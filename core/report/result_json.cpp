@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/report/json_input.h"
 
 namespace ayar {
 
@@ -143,6 +144,27 @@ class Reader {
     if (!std::isfinite(value) || std::fabs(value) > 9e15) fail(key, "is not a count");
     return static_cast<std::int64_t>(std::llround(value));
   }
+  // A figure that cannot be below zero (a duration, a throughput, a latency): absent when the file
+  // does not write it, refused naming the key when it is negative or not finite.
+  std::optional<double> figure(const ordered_json& object, const std::string& key) const {
+    const auto value = optionalDouble(object, key);
+    if (value) json_input::requireNonNegative(*value, m_source, key);
+    return value;
+  }
+  // A count: a whole number from 0 to `largest`; absent when the file does not write it.
+  std::optional<std::int64_t> count(const std::string& key, double largest) const {
+    const auto value = figure(m_root, key);
+    if (!value) return std::nullopt;
+    if (*value != std::trunc(*value)) {
+      json_input::failImpossible(m_source, key, json_input::numberText(*value), json_input::notWholeReason());
+    }
+    if (*value > largest) {
+      json_input::failImpossible(m_source, key, json_input::numberText(*value),
+                                 json_input::tooLargeReason(static_cast<long long>(largest)));
+    }
+    return static_cast<std::int64_t>(*value);
+  }
+  std::string_view source() const { return m_source; }
   std::optional<std::string> optionalString(const std::string& key) const {
     const auto it = m_root.find(key);
     if (it == m_root.end() || it->is_null()) return std::nullopt;
@@ -210,9 +232,9 @@ void readMetrics(const Reader& reader, const ordered_json& root, RunSummary& sum
     if (!root.contains("mean" + suffix)) continue;
     summary.percentileMetrics.push_back(metric);
     LatencyStats& stats = summary.stats(metric);
-    stats.meanMs = reader.optionalDouble(root, "mean" + suffix).value_or(0.0);
-    stats.medianMs = reader.optionalDouble(root, "median" + suffix).value_or(0.0);
-    stats.stdMs = reader.optionalDouble(root, "std" + suffix).value_or(0.0);
+    stats.meanMs = reader.figure(root, "mean" + suffix).value_or(0.0);
+    stats.medianMs = reader.figure(root, "median" + suffix).value_or(0.0);
+    stats.stdMs = reader.figure(root, "std" + suffix).value_or(0.0);
     for (const auto& [name, value] : root.items()) {
       if (name.size() <= suffix.size() + 1 || name[0] != 'p' ||
           name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) {
@@ -229,7 +251,7 @@ void readMetrics(const Reader& reader, const ordered_json& root, RunSummary& sum
       }
       const auto v = Reader::asDouble(value);
       if (!v) reader.fail(name, "is not a number");
-      stats.percentilesMs.push_back({p, *v});
+      stats.percentilesMs.push_back({p, json_input::requireNonNegative(*v, reader.source(), name)});
     }
     if (summary.percentiles.empty()) {
       for (const PercentileValue& p : stats.percentilesMs)
@@ -305,38 +327,58 @@ void readRecords(const Reader& reader, const ordered_json& root, ResultFile& fil
     if (it == extras->end() || !it->is_array() || it->size() != count) return nullptr;
     return &(*it)[i];
   };
-  const auto numberAt = [&](const ordered_json* list, const char* key, std::size_t i) -> double {
-    if (!list || (*list)[i].is_null()) return 0.0;
-    const auto value = Reader::asDouble((*list)[i]);
+  const auto at = [](const char* key, std::size_t i) {
+    return std::string(key) + "[" + std::to_string(i) + "]";
+  };
+  // A list's entry: absent when the list is; null, not a finite number or (for `nonNegative`) below
+  // zero, it is refused naming the list and the position.
+  const auto numberAt = [&](const ordered_json* list, const char* key, std::size_t i,
+                            bool nonNegative) -> double {
+    if (!list) return 0.0;
+    const ordered_json& item = (*list)[i];
+    if (item.is_null())
+      json_input::failImpossible(reader.source(), at(key, i), "null", json_input::nullInListReason());
+    const auto value = Reader::asDouble(item);
     if (!value || !std::isfinite(*value)) {
       reader.fail(key, "holds a value that is not a finite number at position " + std::to_string(i));
     }
+    if (nonNegative) json_input::requireNonNegative(*value, reader.source(), at(key, i));
     return *value;
+  };
+  const auto countAt = [&](const ordered_json* list, const char* key, std::size_t i) -> int {
+    return list ? json_input::requireCount(numberAt(list, key, i, true), reader.source(), at(key, i)) : 0;
   };
 
   file.records.resize(count);
   for (std::size_t i = 0; i < count; ++i) {
     RequestRecord& r = file.records[i];
     r.index = static_cast<std::int64_t>(i);
-    r.promptTokens = static_cast<int>(numberAt(inputLens, "input_lens", i));
-    r.outputTokens = static_cast<int>(numberAt(outputLens, "output_lens", i));
-    r.startS = numberAt(startTimes, "start_times", i);
+    r.promptTokens = countAt(inputLens, "input_lens", i);
+    r.outputTokens = countAt(outputLens, "output_lens", i);
+    r.startS = numberAt(startTimes, "start_times", i, false);  // perf_counter() instants: any origin
     if (errors && (*errors)[i].is_string()) r.error = (*errors)[i].get<std::string>();
     if (texts && (*texts)[i].is_string()) r.generatedText = (*texts)[i].get<std::string>();
     r.success = r.error.empty();
-    const double ttft = numberAt(ttfts, "ttfts", i);
+    const double ttft = numberAt(ttfts, "ttfts", i, true);
+    if (itls && (*itls)[i].is_null()) {
+      json_input::failImpossible(reader.source(), at("itls", i), "null", json_input::nullInListReason());
+    }
     const bool hasItls = itls && (*itls)[i].is_array() && !(*itls)[i].empty();
     // vLLM leaves ttft at 0 and itl empty when no chunk arrived.
     if (r.success || ttft > 0.0 || hasItls) {
       r.chunkTimesS.push_back(ttft);
       if (hasItls) {
         double t = ttft;
-        for (const auto& gap : (*itls)[i]) {
+        for (std::size_t k = 0; k < (*itls)[i].size(); ++k) {
+          const ordered_json& gap = (*itls)[i][k];
+          const std::string field = at("itls", i) + "[" + std::to_string(k) + "]";
+          if (gap.is_null())
+            json_input::failImpossible(reader.source(), field, "null", json_input::nullInListReason());
           const auto value = Reader::asDouble(gap);
           if (!value || !std::isfinite(*value)) {
             reader.fail("itls", "holds a value that is not a finite number at position " + std::to_string(i));
           }
-          t += *value;
+          t += json_input::requireNonNegative(*value, reader.source(), field);
           r.chunkTimesS.push_back(t);
         }
       }
@@ -386,7 +428,8 @@ ResultFile parseResultObject(const ordered_json& root, std::string_view source) 
   setup.label = reader.optionalString("label");
   setup.modelId = reader.optionalString("model_id").value_or("");
   setup.tokenizerId = reader.optionalString("tokenizer_id").value_or("");
-  setup.numPrompts = static_cast<int>(reader.integer("num_prompts"));
+  setup.numPrompts =
+      static_cast<int>(reader.count("num_prompts", std::numeric_limits<int>::max()).value_or(0));
   setup.requestRate = reader.number("request_rate", kInf);
   setup.burstiness = reader.number("burstiness", 1.0);
   if (auto v = reader.optionalDouble(root, "max_concurrency")) setup.maxConcurrency = static_cast<int>(*v);
@@ -397,17 +440,20 @@ ResultFile parseResultObject(const ordered_json& root, std::string_view source) 
   }
 
   RunSummary& s = file.summary;
-  s.completed = static_cast<int>(reader.integer("completed"));
-  s.failed = static_cast<int>(reader.integer("failed"));
-  s.durationS = reader.number("duration");
-  s.totalInputTokens = reader.integer("total_input_tokens");
-  s.totalOutputTokens = reader.integer("total_output_tokens");
-  s.requestThroughput = reader.number("request_throughput");
-  s.requestGoodput = reader.optionalDouble(root, "request_goodput");
-  s.outputThroughput = reader.number("output_throughput");
-  s.totalTokenThroughput = reader.number("total_token_throughput");
-  s.maxOutputTokensPerS = reader.number("max_output_tokens_per_s");
-  s.maxConcurrentRequests = static_cast<int>(reader.integer("max_concurrent_requests"));
+  constexpr double kMaxInt = std::numeric_limits<int>::max();
+  constexpr double kMaxTokens = 9e15;  // whole numbers a double holds exactly
+  s.completed = static_cast<int>(reader.count("completed", kMaxInt).value_or(0));
+  s.failed = static_cast<int>(reader.count("failed", kMaxInt).value_or(0));
+  s.durationS = reader.figure(root, "duration").value_or(0.0);
+  s.totalInputTokens = reader.count("total_input_tokens", kMaxTokens);
+  s.totalOutputTokens = reader.count("total_output_tokens", kMaxTokens).value_or(0);
+  s.requestThroughput = reader.figure(root, "request_throughput").value_or(0.0);
+  s.requestGoodput = reader.figure(root, "request_goodput");
+  s.outputThroughput = reader.figure(root, "output_throughput").value_or(0.0);
+  s.totalTokenThroughput = reader.figure(root, "total_token_throughput");
+  s.maxOutputTokensPerS = reader.figure(root, "max_output_tokens_per_s");
+  const auto peak = reader.count("max_concurrent_requests", kMaxInt);
+  s.maxConcurrentRequests = peak ? std::optional<int>(static_cast<int>(*peak)) : std::nullopt;
   s.maxConcurrency = setup.maxConcurrency;
   readMetrics(reader, root, s);
   readAyarSummary(reader, file.ayar, s);
@@ -457,13 +503,17 @@ ordered_json resultJson(const ResultSetup& setup, const RunSummary& summary,
   out["duration"] = summary.durationS;
   out["completed"] = summary.completed;
   out["failed"] = summary.failed;
-  out["total_input_tokens"] = summary.totalInputTokens;
+  // A figure the run cannot give (an import whose file lacks it) is written null: absent, not 0.
+  const auto optional = [](const auto& value) {
+    return value ? ordered_json(*value) : ordered_json(nullptr);
+  };
+  out["total_input_tokens"] = optional(summary.totalInputTokens);
   out["total_output_tokens"] = summary.totalOutputTokens;
   out["request_throughput"] = summary.requestThroughput;
   out["request_goodput"] =
       summary.requestGoodput ? ordered_json(*summary.requestGoodput) : ordered_json(nullptr);
   out["output_throughput"] = summary.outputThroughput;
-  out["total_token_throughput"] = summary.totalTokenThroughput;
+  out["total_token_throughput"] = optional(summary.totalTokenThroughput);
 
   std::vector<const RequestRecord*> ordered;
   if (detailed) {
@@ -498,8 +548,8 @@ ordered_json resultJson(const ResultSetup& setup, const RunSummary& summary,
     out["generated_texts"] = std::move(texts);
     out["errors"] = std::move(errors);
   }
-  out["max_output_tokens_per_s"] = summary.maxOutputTokensPerS;
-  out["max_concurrent_requests"] = summary.maxConcurrentRequests;
+  out["max_output_tokens_per_s"] = optional(summary.maxOutputTokensPerS);
+  out["max_concurrent_requests"] = optional(summary.maxConcurrentRequests);
   out["rtfx"] = 0.0;  // vLLM's audio figure (audio seconds per second); text requests carry no audio
   if (setup.rpsChangeEvents.is_array()) out["rps_change_events"] = setup.rpsChangeEvents;
   for (LatencyMetric metric : kAllLatencyMetrics) {
@@ -529,6 +579,8 @@ void writeResultFile(const std::filesystem::path& path, const ResultSetup& setup
 }
 
 std::vector<ordered_json> parseResultObjects(std::string_view text, std::string_view sourceName) {
+  // Before anything recursive (the parser's callers copy, compare and write values recursively).
+  json_input::requireDepthAtMost(text, sourceName);
   std::istringstream in(quoteNonFiniteTokens(text));
   std::vector<ordered_json> objects;
   while (true) {

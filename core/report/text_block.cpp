@@ -110,15 +110,20 @@ std::string formatServingBenchmarkResult(const RunSummary& summary, const TextBl
     block.row("Request rate configured (RPS):", formatFixed2(*options.requestRate));
   }
   block.row("Benchmark duration (s):", formatFixed2(summary.durationS));
-  block.row("Total input tokens:", std::to_string(summary.totalInputTokens));
+  // A figure the run cannot give (an import whose file lacks it) is left out, not printed as 0.
+  if (summary.totalInputTokens) block.row("Total input tokens:", std::to_string(*summary.totalInputTokens));
   block.row("Total generated tokens:", std::to_string(summary.totalOutputTokens));
   block.row("Request throughput (req/s):", formatFixed2(summary.requestThroughput));
   if (summary.requestGoodput) block.row("Request goodput (req/s):", formatFixed2(*summary.requestGoodput));
   block.row("Output token throughput (tok/s):", formatFixed2(summary.outputThroughput));
-  block.row("Peak output token throughput (tok/s):", formatFixed2(summary.maxOutputTokensPerS));
-  block.row("Peak concurrent requests:", formatFixed2(summary.maxConcurrentRequests));
-  block.row(vllm ? "Total token throughput (tok/s):" : "Total Token throughput (tok/s):",
-            formatFixed2(summary.totalTokenThroughput));
+  if (summary.maxOutputTokensPerS)
+    block.row("Peak output token throughput (tok/s):", formatFixed2(*summary.maxOutputTokensPerS));
+  if (summary.maxConcurrentRequests)
+    block.row("Peak concurrent requests:", formatFixed2(*summary.maxConcurrentRequests));
+  if (summary.totalTokenThroughput) {
+    block.row(vllm ? "Total token throughput (tok/s):" : "Total Token throughput (tok/s):",
+              formatFixed2(*summary.totalTokenThroughput));
+  }
   if (!vllm && summary.reports(LatencyMetric::E2el)) endToEndSection(block, summary);
   for (LatencyMetric metric : kAllLatencyMetrics) {
     if (summary.reports(metric) && (vllm || metric != LatencyMetric::E2el)) {

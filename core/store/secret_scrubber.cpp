@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <vector>
 
 namespace ayar {
 
@@ -39,8 +40,9 @@ bool isSecretFlag(std::string_view word) {
   return word.size() > 2 && word.starts_with("-") && isSecretName(flagName(word));
 }
 
-// "scheme://user:pass@host/..." -> "scheme://[redacted]@host/..."; other text unchanged.
-std::string scrubUrlCredentials(std::string text) {
+}  // namespace
+
+std::string redactUrlCredentials(std::string text) {
   std::size_t from = 0;
   while (true) {
     const auto scheme = text.find("://", from);
@@ -58,8 +60,6 @@ std::string scrubUrlCredentials(std::string text) {
   }
   return text;
 }
-
-}  // namespace
 
 bool isSecretName(std::string_view name) {
   const std::string n = normaliseName(name);
@@ -84,8 +84,16 @@ bool isSecretName(std::string_view name) {
          endsWith(n, "_secret");
 }
 
+std::vector<std::pair<std::string, std::string>> redactSecretValues(
+    std::vector<std::pair<std::string, std::string>> pairs) {
+  for (auto& [key, value] : pairs) {
+    if (isSecretName(key) && !value.empty()) value = std::string(kRedacted);
+  }
+  return pairs;
+}
+
 std::string scrubSecretsInText(std::string_view input) {
-  std::string text = scrubUrlCredentials(std::string(input));
+  std::string text = redactUrlCredentials(std::string(input));
   // Word by word: a secret flag's value (after '=' or as the next word) and a bearer token go.
   std::string out;
   out.reserve(text.size());
@@ -117,35 +125,58 @@ std::string scrubSecretsInText(std::string_view input) {
 }
 
 nlohmann::json scrubSecrets(const nlohmann::json& value) {
-  if (value.is_object()) {
-    nlohmann::json out = nlohmann::json::object();
-    for (const auto& [key, item] : value.items()) {
-      const bool secret =
-          isSecretName(key) && !item.is_null() && !(item.is_string() && item.empty()) && !item.is_boolean();
-      out[key] = secret ? nlohmann::json(kRedacted) : scrubSecrets(item);
-    }
-    return out;
-  }
-  if (value.is_array()) {
-    nlohmann::json out = nlohmann::json::array();
-    bool redactNext = false;
-    for (const auto& item : value) {
-      if (redactNext && (item.is_string() || item.is_number())) {
-        out.push_back(kRedacted);
+  // Without recursion, so that no nesting of a value (an imported file's, say) can exhaust the stack:
+  // each step copies one object or array one level deep and queues its members.
+  struct Step {
+    const nlohmann::json* from;
+    nlohmann::json* to;
+  };
+  nlohmann::json out;
+  std::vector<Step> pending{{&value, &out}};
+  while (!pending.empty()) {
+    const Step step = pending.back();
+    pending.pop_back();
+    const nlohmann::json& from = *step.from;
+    nlohmann::json& to = *step.to;
+    if (from.is_object()) {
+      to = nlohmann::json::object();
+      for (const auto& [key, item] : from.items()) {
+        const bool secret =
+            isSecretName(key) && !item.is_null() && !(item.is_string() && item.empty()) && !item.is_boolean();
+        nlohmann::json& slot = to[key];  // a map: later insertions leave it where it is
+        if (secret) {
+          slot = kRedacted;
+        } else {
+          pending.push_back({&item, &slot});
+        }
+      }
+    } else if (from.is_array()) {
+      // Sized once, so that the members' places stay put while they are filled.
+      to = nlohmann::json::array();
+      auto& items = to.get_ref<nlohmann::json::array_t&>();
+      items.resize(from.size());
+      bool redactNext = false;
+      for (std::size_t i = 0; i < from.size(); ++i) {
+        const nlohmann::json& item = from[i];
+        if (redactNext && (item.is_string() || item.is_number())) {
+          items[i] = kRedacted;
+          redactNext = false;
+          continue;
+        }
         redactNext = false;
-        continue;
+        if (item.is_string()) {
+          const std::string& word = item.get_ref<const std::string&>();
+          redactNext = (isSecretFlag(word) && word.find('=') == std::string::npos) || word == "Bearer";
+        }
+        pending.push_back({&item, &items[i]});
       }
-      redactNext = false;
-      if (item.is_string()) {
-        const std::string& word = item.get_ref<const std::string&>();
-        redactNext = (isSecretFlag(word) && word.find('=') == std::string::npos) || word == "Bearer";
-      }
-      out.push_back(scrubSecrets(item));
+    } else if (from.is_string()) {
+      to = scrubSecretsInText(from.get_ref<const std::string&>());
+    } else {
+      to = from;
     }
-    return out;
   }
-  if (value.is_string()) return scrubSecretsInText(value.get_ref<const std::string&>());
-  return value;
+  return out;
 }
 
 }  // namespace ayar

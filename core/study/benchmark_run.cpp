@@ -23,6 +23,7 @@
 #include "core/report/result_json.h"
 #include "core/store/result_store.h"
 #include "core/store/run_writer.h"
+#include "core/store/secret_scrubber.h"
 #include "core/study/request_builder.h"
 #include "core/study/server_metrics.h"
 #include "core/study/study_report.h"
@@ -111,7 +112,8 @@ void alignPromptsWithServer(BuiltRequests& built, const std::string& baseUrl, co
   LoadRequest& first = built.requests.front();
   const auto firstTokens = serverTokens(baseUrl, model, first.prompt, apiKey);
   if (!firstTokens) {
-    stage({MessageText::StageWarning, {Message{MessageText::StageNoTokenize, {baseUrl}}.asArgument()}});
+    stage({MessageText::StageWarning,
+           {Message{MessageText::StageNoTokenize, {redactUrlCredentials(baseUrl)}}.asArgument()}});
     return;
   }
   if (firstTokens->size() == static_cast<std::size_t>(first.promptTokens)) {
@@ -148,10 +150,11 @@ void alignPromptsWithServer(BuiltRequests& built, const std::string& baseUrl, co
 void postProfilerSwitch(const std::string& url, const std::string& apiKey, const StageFunction& stage) {
   const HttpProbe probe = httpPost(url, "{}", std::chrono::seconds(60), apiKey);
   if (probe.status == 200) {
-    stage({MessageText::StageProfilerDone, {url}});
+    stage({MessageText::StageProfilerDone, {redactUrlCredentials(url)}});
   } else {
-    const Message failed{MessageText::StageProfilerFailed,
-                         {url, probe.status ? "HTTP " + std::to_string(probe.status) : probe.error}};
+    const Message failed{
+        MessageText::StageProfilerFailed,
+        {redactUrlCredentials(url), probe.status ? "HTTP " + std::to_string(probe.status) : probe.error}};
     stage({MessageText::StageWarning, {failed.asArgument()}});
   }
 }
@@ -204,13 +207,14 @@ std::string firstServedModel(const std::string& baseUrl, const std::string& apiK
   const HttpProbe probe = httpGet(baseUrl + "/v1/models", std::chrono::seconds(10), apiKey);
   if (probe.status != 200) {
     throw MessageError({MessageText::RunModelsUnanswered,
-                        {baseUrl, probe.status ? "HTTP " + std::to_string(probe.status) : probe.error}});
+                        {redactUrlCredentials(baseUrl),
+                         probe.status ? "HTTP " + std::to_string(probe.status) : probe.error}});
   }
   try {
     const auto json = nlohmann::json::parse(probe.body);
     return json.at("data").at(0).at("id").get<std::string>();
   } catch (const std::exception&) {
-    throw MessageError({MessageText::RunModelsEmpty, {baseUrl}});
+    throw MessageError({MessageText::RunModelsEmpty, {redactUrlCredentials(baseUrl)}});
   }
 }
 
@@ -388,12 +392,13 @@ void BenchmarkRun::keepFailedStart(const std::string& error) {
     info.studyId = spec.studyId;
   }
   std::tie(info.backend, info.endpoint) = requestApi(spec);
-  if (spec.engine.kind == EngineKind::Remote) info.baseUrl = spec.engine.baseUrl;
+  if (spec.engine.kind == EngineKind::Remote) info.baseUrl = redactUrlCredentials(spec.engine.baseUrl);
   info.model = spec.engine.model;
   info.servedModelName = spec.requestModel;
   info.dataset = spec.profile.datasetName;
   info.profile = spec.profile;
   info.engine = spec.engine;  // never holds the key: EngineSpec's JSON leaves it out
+  if (info.engine.contains("base_url")) info.engine["base_url"] = info.baseUrl;
   if (!m_state->engineLog.empty()) info.engine["log"] = m_state->engineLog.string();
   info.notes = error;
   info.config = {{"error", error}, {"percentiles", spec.summary.percentiles}};
@@ -476,17 +481,23 @@ std::vector<RunOutcome> BenchmarkRun::runStages() {
     }
   } launcherReset{*m_state};
   if (spec.startedEngine) {
-    stage({MessageText::StageUsingEngine, {launcher.baseUrl()}});
+    stage({MessageText::StageUsingEngine, {redactUrlCredentials(launcher.baseUrl())}});
   } else if (spec.engine.kind == EngineKind::Remote) {
-    stage({MessageText::StageChecking, {spec.engine.normalizedBaseUrl()}});
+    stage({MessageText::StageChecking, {redactUrlCredentials(spec.engine.normalizedBaseUrl())}});
   } else {
     stage({MessageText::StageStarting, {launcher.engineTemplate().displayName, spec.engine.model}});
   }
   if (!spec.startedEngine) launcher.start();
   if (spec.engine.kind != EngineKind::Remote && !spec.startedEngine) {
-    stage({MessageText::StageEngineReady, {launcher.baseUrl(), launcher.displayCommand()}});
+    stage({MessageText::StageEngineReady,
+           {redactUrlCredentials(launcher.baseUrl()), launcher.displayCommand()}});
   }
   const std::string baseUrl = launcher.baseUrl();
+  // A key in the URL's userinfo ("http://user:KEY@host") is sent, never shown or stored.
+  const std::string shownUrl = redactUrlCredentials(baseUrl);
+  // --metadata entries are labels written into the result; one named like a secret is kept
+  // redacted, as --extra-body's are.
+  const auto metadata = redactSecretValues(spec.metadata);
   const std::string apiKey = spec.engine.resolveApiKey();
   std::string requestModel = spec.requestModel;
   if (requestModel.empty()) requestModel = spec.engine.servedModelName;
@@ -539,7 +550,7 @@ std::vector<RunOutcome> BenchmarkRun::runStages() {
       const std::string reason = records.empty() ? "no answer" : records.front().error;
       const auto retryAt = std::chrono::steady_clock::now() + std::chrono::seconds(5);
       if (m_cancelled || !spec.readyCheckTimeoutS || retryAt >= deadline) {
-        throw MessageError({MessageText::RunTestRequestFailed, {baseUrl + endpoint, reason}});
+        throw MessageError({MessageText::RunTestRequestFailed, {shownUrl + endpoint, reason}});
       }
       stage({MessageText::StageNotReady, {reason}});
       while (std::chrono::steady_clock::now() < retryAt && !m_cancelled)
@@ -603,7 +614,7 @@ std::vector<RunOutcome> BenchmarkRun::runStages() {
   std::vector<RunOutcome> outcomes;
   for (std::size_t planIndex = 0; planIndex < plans.size() && !m_cancelled; ++planIndex) {
     const LoadPlan plan = plans[planIndex];  // a copy: a sweep appends to plans below
-    stage({MessageText::StageRunning, {plan.label.asArgument(), std::to_string(count), baseUrl + endpoint}});
+    stage({MessageText::StageRunning, {plan.label.asArgument(), std::to_string(count), shownUrl + endpoint}});
 
     RunInfo info;
     info.label = spec.label;
@@ -612,7 +623,7 @@ std::vector<RunOutcome> BenchmarkRun::runStages() {
       info.studyId = spec.studyId;
     }
     info.backend = backend;
-    info.baseUrl = baseUrl;
+    info.baseUrl = shownUrl;
     info.endpoint = endpoint;
     info.model = spec.engine.model.empty() ? requestModel : spec.engine.model;
     info.servedModelName = requestModel;
@@ -620,13 +631,14 @@ std::vector<RunOutcome> BenchmarkRun::runStages() {
     info.dataset = built.datasetName;
     info.profile = profile;
     info.engine = engineSpec;
+    if (info.engine.contains("base_url")) info.engine["base_url"] = redactUrlCredentials(engineSpec.baseUrl);
     info.engine["command"] = launcher.displayCommand();
     info.engine["simulated"] = simulated;
     if (!launcher.logPath().empty()) info.engine["log"] = launcher.logPath().string();
     info.config = {{"load", plan.title},
                    {"extra_body", spec.extraBody},
                    {"request_timeout_s", spec.requestTimeoutS},
-                   {"metadata", spec.metadata},
+                   {"metadata", metadata},
                    {"percentiles", spec.summary.percentiles}};
     std::unique_ptr<RunWriter> writer;
     if (!spec.storePath.empty()) {
@@ -797,7 +809,7 @@ std::vector<RunOutcome> BenchmarkRun::runStages() {
     setup.requestRate = plan.requestRate;
     setup.burstiness = profile.burstiness;
     setup.maxConcurrency = summaryOptions.maxConcurrency;
-    setup.metadata = spec.metadata;
+    setup.metadata = metadata;
     if (!profile.rampUpStrategy.empty() && profile.loadMode == LoadMode::Rate) {
       setup.rampUpStrategy = profile.rampUpStrategy;
       setup.rampUpStartRps = profile.rampUpStartRps;

@@ -266,6 +266,50 @@ TEST(AyarCli, TheApiKeyIsSentButNeverPrintedOrStored) {
   }
 }
 
+// --metadata entries named like secrets and a key in the URL's userinfo are redacted in everything
+// printed and written, as --api-key and --extra-body's secrets are.
+TEST(AyarCli, SecretsInMetadataAndInTheUrlAreNeitherPrintedNorStored) {
+  test::TempDir dir;
+  test::SseTestServer server({.ttftMs = 1, .itlMs = 1, .tokensPerChunk = 1, .recordRequests = true});
+  const std::string urlKey = "sk-url-9e8d7c";
+  std::string url = server.baseUrl();
+  url.insert(url.find("://") + 3, "user:" + urlKey + "@");
+  const std::vector<std::string> secrets = {urlKey, "sk-meta-1a2b", "tok-meta-3c4d", "pw-meta-5e6f"};
+  const auto result =
+      runCli(withRandom({"bench", "--base-url", url, "--model", "m", "--metadata", "api_key=sk-meta-1a2b",
+                         "token=tok-meta-3c4d", "password=pw-meta-5e6f", "tp=1", "--store",
+                         (dir / "store.db").string(), "--save-result", "--save-detailed", "--result-dir",
+                         dir.path().string(), "--result-filename", "r.json"},
+                        3, 8, 2),
+             dir / "bench.log");
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  EXPECT_FALSE(server.servedRequests().empty());
+  for (const std::string& secret : secrets)
+    EXPECT_FALSE(contains(result.output, secret)) << secret << "\n" << result.output;
+  EXPECT_TRUE(contains(result.output, "[redacted]@127.0.0.1")) << result.output;
+  const nlohmann::json saved = readJson(dir / "r.json");
+  EXPECT_EQ(saved["api_key"], "[redacted]");
+  EXPECT_EQ(saved["tp"], "1");
+  for (const char* format : {"json", "vllm"}) {
+    const auto exported =
+        runCli({"runs", "export", "1", "--format", format, "--store", (dir / "store.db").string(), "-o",
+                (dir / (std::string("export.") + format)).string()},
+               dir / "export.log");
+    ASSERT_EQ(exported.exitCode, 0) << exported.output;
+  }
+  const auto show = runCli({"runs", "show", "1", "--store", (dir / "store.db").string()}, dir / "show.log");
+  ASSERT_EQ(show.exitCode, 0) << show.output;
+  for (const std::string& secret : secrets)
+    EXPECT_FALSE(contains(show.output, secret)) << secret << "\n" << show.output;
+  for (const auto& file : std::filesystem::directory_iterator(dir.path())) {
+    std::ifstream in(file.path(), std::ios::binary);
+    std::stringstream bytes;
+    bytes << in.rdbuf();
+    for (const std::string& secret : secrets)
+      EXPECT_FALSE(contains(bytes.str(), secret)) << secret << " in " << file.path();
+  }
+}
+
 TEST(AyarCli, BadInputGetsAMessageThatNamesItAndSaysWhatToDo) {
   test::TempDir dir;
   const auto store = (dir / "store.db").string();

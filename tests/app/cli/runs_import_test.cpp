@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "core/report/result_json.h"
@@ -77,6 +78,41 @@ TEST(AyarCliRunsImport, ImportsEveryToolsFileAndExportsTheVllmFileBackUnchanged)
   EXPECT_EQ(guidellm["failed"], 1);
   EXPECT_EQ(guidellm["model_id"], "Qwen/Qwen3-0.6B");
   EXPECT_FALSE(guidellm.contains("ayar"));
+}
+
+TEST(AyarCliRunsImport, AnImportedVllmFileExportsBackByteForByte) {
+  test::TempDir dir;
+  // As another tool may have saved it: indented, with a newline at the end.
+  const std::string text =
+      nlohmann::ordered_json::parse(readText(kFixtures / "vllm_detailed.json")).dump(2) + "\n";
+  {
+    std::ofstream out(dir / "saved.json", std::ios::binary);
+    out << text;
+  }
+  const std::string store = (dir / "ayar.db").string();
+  const auto imported =
+      runCli({"runs", "import", (dir / "saved.json").string(), "--store", store}, dir / "i.log");
+  ASSERT_EQ(imported.exitCode, 0) << imported.output;
+  const auto exported = runCli(
+      {"runs", "export", "1", "--format", "vllm", "--store", store, "-o", (dir / "back.json").string()},
+      dir / "e.log");
+  ASSERT_EQ(exported.exitCode, 0) << exported.output;
+  EXPECT_EQ(readText(dir / "back.json"), text);
+}
+
+TEST(AyarCliRunsImport, DeeplyNestedJsonIsAnErrorNotACrash) {
+  test::TempDir dir;
+  {
+    std::ofstream out(dir / "deep.json", std::ios::binary);
+    out << std::string(100000, '[');
+  }
+  const std::string store = (dir / "ayar.db").string();
+  const auto imported =
+      runCli({"runs", "import", (dir / "deep.json").string(), "--store", store}, dir / "i.log");
+  EXPECT_EQ(imported.exitCode, 1) << imported.output;
+  EXPECT_TRUE(contains(imported.output, "error: " + (dir / "deep.json").string())) << imported.output;
+  EXPECT_TRUE(contains(imported.output, "100 levels deep")) << imported.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "ayar.db"));
 }
 
 TEST(AyarCliRunsImport, ABadFileAmongGoodOnesStoresNothingAndIsNamed) {

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <ctime>
 #include <fstream>
 #include <functional>
@@ -10,7 +11,9 @@
 
 #include "core/error.h"
 #include "core/interop/import_summary.h"
+#include "core/report/message_text.h"
 #include "core/report/result_json.h"
+#include "core/report/text_block.h"
 #include "core/store/result_store.h"
 #include "tests/support/test_env.h"
 
@@ -325,6 +328,231 @@ TEST(ResultImport, VllmListsOfUnequalLengthNameTheList) {
   writeText(dir / "short.json", file.dump());
   const std::string message = messageOf([&] { (void)readImportedRuns(dir / "short.json"); });
   EXPECT_TRUE(contains(message, "'ttfts' has 3 entries")) << message;
+}
+
+// --- what cannot be true, and what a file does not say -------------------------------------------------
+
+nlohmann::ordered_json readOrdered(const std::filesystem::path& path) {
+  return nlohmann::ordered_json::parse(readText(path));
+}
+
+TEST(ResultImport, DeeplyNestedJsonIsRefusedBeforeAnythingRecursesNamingTheFileAndTheLimit) {
+  test::TempDir dir;
+  writeText(dir / "deep.json", std::string(100000, '['));
+  const std::string message = messageOf([&] { (void)readImportedRuns(dir / "deep.json"); });
+  EXPECT_TRUE(contains(message, (dir / "deep.json").string())) << message;
+  EXPECT_TRUE(contains(message, "more than 100 levels deep")) << message;
+
+  // The same in a per-request line of AIPerf's.
+  writeText(dir / "profile_export.jsonl", "{\"metadata\": " + std::string(5000, '[') + "\n");
+  const std::string line = messageOf([&] { (void)readImportedRuns(dir / "profile_export.jsonl"); });
+  EXPECT_TRUE(contains(line, "line 1")) << line;
+  EXPECT_TRUE(contains(line, "levels deep")) << line;
+
+  // Brackets inside strings are text, not nesting.
+  nlohmann::ordered_json file = readOrdered(kFixtures / "vllm_detailed.json");
+  file["generated_texts"][0] = std::string(500, '[');
+  writeText(dir / "brackets.json", file.dump());
+  EXPECT_EQ(readImportedRuns(dir / "brackets.json").size(), 1u);
+}
+
+TEST(ResultImport, AFileOverTheSizeLimitIsRefusedNamingItsSizeAndTheLimit) {
+  ImportLimits limits;
+  limits.maxFileBytes = 1024;
+  const auto file = kFixtures / "vllm_detailed.json";
+  const std::string message = messageOf([&] { (void)readImportedRuns(file, limits); });
+  EXPECT_TRUE(contains(message, file.string() + " is 0.0 MB")) << message;
+  EXPECT_TRUE(contains(message, "at most 0.0 MB")) << message;
+  try {
+    (void)readImportedRuns(file, limits);
+  } catch (const MessageError& e) {
+    EXPECT_TRUE(contains(e.message().in(ReportLanguage::Turkish), "büyüklüğünde")) << e.what();
+  }
+  EXPECT_EQ(readImportedRuns(file).size(), 1u);  // the default limit takes it
+}
+
+TEST(VllmImport, AValueThatCannotBeTrueIsRefusedNamingItsField) {
+  test::TempDir dir;
+  const nlohmann::ordered_json good = readOrdered(kFixtures / "vllm_detailed.json");
+  const std::vector<std::pair<std::function<void(nlohmann::ordered_json&)>, std::string>> cases = {
+      {[](auto& f) { f["output_lens"][1] = -3; }, "'output_lens[1]' is -3"},
+      {[](auto& f) { f["input_lens"][0] = 1e30; }, "'input_lens[0]' is 1e+30"},
+      {[](auto& f) { f["ttfts"][0] = -0.01; }, "'ttfts[0]' is -0.01"},
+      {[](auto& f) { f["ttfts"][2] = nullptr; }, "'ttfts[2]' is null"},
+      {[](auto& f) { f["itls"][1][0] = nullptr; }, "'itls[1][0]' is null"},
+      {[](auto& f) { f["itls"][1][0] = -0.5; }, "'itls[1][0]' is -0.5"},
+      {[](auto& f) { f["completed"] = -1; }, "'completed' is -1"},
+      {[](auto& f) { f["total_input_tokens"] = 1e30; }, "'total_input_tokens' is 1e+30"},
+      {[](auto& f) { f["duration"] = -0.5; }, "'duration' is -0.5"},
+      {[](auto& f) { f["p99_ttft_ms"] = "NaN"; }, "'p99_ttft_ms' is NaN"},
+      {[](auto& f) { f["queue_times"][0] = -1.0; }, "'queue_times[0]' is -1"},
+  };
+  for (const auto& [edit, expected] : cases) {
+    nlohmann::ordered_json file = good;
+    edit(file);
+    writeText(dir / "bad.json", file.dump());
+    const std::string message = messageOf([&] { (void)readImportedRuns(dir / "bad.json"); });
+    EXPECT_TRUE(contains(message, (dir / "bad.json").string() + ": field " + expected)) << message;
+    EXPECT_TRUE(contains(message, "cannot be true")) << message;
+  }
+}
+
+TEST(ProfileExportImport, AnAiperfRecordWithANegativeTimeIsRefusedNamingTheLineAndField) {
+  test::TempDir dir;
+  std::string text = readText(kFixtures / "aiperf" / "profile_export.jsonl");
+  const std::size_t second = text.find('\n') + 1;
+  const std::size_t ttft = text.find("\"time_to_first_token\"", second);
+  const std::size_t value = text.find("\"value\": ", ttft) + 9;
+  text.insert(value, "-");
+  writeText(dir / "profile_export.jsonl", text);
+  const std::string message = messageOf([&] { (void)readImportedRuns(dir / "profile_export.jsonl"); });
+  EXPECT_TRUE(contains(message, "line 2: field 'metrics.time_to_first_token.value' is -")) << message;
+}
+
+TEST(VllmImport, WithoutStartTimesThePeaksAreAbsentNotComputedFromMadeUpStarts) {
+  test::TempDir dir;
+  nlohmann::ordered_json file = readOrdered(kFixtures / "vllm_detailed.json");
+  file.erase("start_times");
+  writeText(dir / "no_starts.json", file.dump());
+  const auto runs = readImportedRuns(dir / "no_starts.json");
+  ASSERT_EQ(runs.size(), 1u);
+  const ImportedRun& run = runs[0];
+  EXPECT_FALSE(run.summary.maxConcurrentRequests.has_value());
+  EXPECT_FALSE(run.summary.maxOutputTokensPerS.has_value());
+  EXPECT_TRUE(contains(joined(run.notes), "no start_times")) << joined(run.notes);
+  // The written peaks are not "contradicted" by figures that do not exist.
+  EXPECT_TRUE(run.differences.empty()) << joined(run.differences);
+  EXPECT_EQ(run.summary.completed, 3);  // what the requests do give is there
+
+  const FinishedRun stored = toFinishedRun(run);
+  EXPECT_TRUE(stored.result["max_concurrent_requests"].is_null());
+  EXPECT_TRUE(stored.result["max_output_tokens_per_s"].is_null());
+  EXPECT_FALSE(stored.result.contains("start_times"));
+  const ResultFile back = parseResultJson(stored.result.dump(), "stored");
+  EXPECT_FALSE(back.summary.maxConcurrentRequests.has_value());
+  const std::string block = formatServingBenchmarkResult(back.summary);
+  EXPECT_FALSE(contains(block, "Peak concurrent requests")) << block;
+  EXPECT_FALSE(contains(block, "Peak output token throughput")) << block;
+  EXPECT_TRUE(contains(block, "Successful requests:")) << block;
+}
+
+TEST(VllmImport, AKeyTheFileLacksIsAbsentNotAFigureOfZeroThatDiffers) {
+  test::TempDir dir;
+  nlohmann::ordered_json file = readOrdered(kFixtures / "vllm_detailed.json");
+  for (const char* key : {"max_output_tokens_per_s", "max_concurrent_requests", "total_token_throughput",
+                          "std_ttft_ms", "request_throughput"})
+    file.erase(key);
+  file["p99_ttft_ms"] = 75.0;
+  writeText(dir / "older.json", file.dump());
+  const auto runs = readImportedRuns(dir / "older.json");
+  ASSERT_EQ(runs[0].differences.size(), 1u) << joined(runs[0].differences);
+  EXPECT_TRUE(contains(runs[0].differences[0], "p99_ttft_ms")) << runs[0].differences[0];
+
+  // Without --save-detailed, a figure the file lacks stays absent and is not printed as 0.00.
+  nlohmann::ordered_json summary = readOrdered(kFixtures / "vllm_summary.json");
+  summary.erase("max_output_tokens_per_s");
+  summary.erase("total_input_tokens");
+  writeText(dir / "summary.json", summary.dump());
+  const auto written = readImportedRuns(dir / "summary.json");
+  EXPECT_FALSE(written[0].summary.maxOutputTokensPerS.has_value());
+  EXPECT_FALSE(written[0].summary.totalInputTokens.has_value());
+  const std::string block = formatServingBenchmarkResult(written[0].summary);
+  EXPECT_FALSE(contains(block, "Peak output token throughput")) << block;
+  EXPECT_FALSE(contains(block, "Total input tokens")) << block;
+}
+
+TEST(ProfileExportImport, AGenaiPerfSummaryWithoutACountOrADurationIsRefusedNotStoredAsAnEmptyRun) {
+  test::TempDir dir;
+  nlohmann::json file = readJson(kFixtures / "genai_perf" / "profile_export_genai_perf.json");
+  file.erase("request_count");
+  writeText(dir / "profile_export_genai_perf.json", file.dump());
+  std::string message = messageOf([&] { (void)readImportedRuns(dir / "profile_export_genai_perf.json"); });
+  EXPECT_TRUE(contains(message, "has no request_count")) << message;
+  EXPECT_TRUE(contains(message, "Nothing was stored")) << message;
+
+  file = readJson(kFixtures / "genai_perf" / "profile_export_genai_perf.json");
+  file.erase("request_throughput");
+  writeText(dir / "profile_export_genai_perf.json", file.dump());
+  message = messageOf([&] { (void)readImportedRuns(dir / "profile_export_genai_perf.json"); });
+  EXPECT_TRUE(contains(message, "neither benchmark_duration, request_throughput")) << message;
+}
+
+TEST(ProfileExportImport, AiperfsLaterConfigIsReadAndAMissingInputTotalIsAbsent) {
+  test::TempDir dir;
+  nlohmann::json file = readJson(kFixtures / "aiperf" / "profile_export_aiperf.json");
+  file["input_config"]["endpoint"].erase("url");
+  file["input_config"]["endpoint"]["urls"] = {"http://gpu-box:8000"};
+  file["input_config"]["loadgen"]["concurrency"] = 8;
+  file.erase("total_isl");
+  file.erase("input_sequence_length");
+  // Alone, without its per-request file: the written figures are taken.
+  writeText(dir / "profile_export_aiperf.json", file.dump());
+  const auto runs = readImportedRuns(dir / "profile_export_aiperf.json");
+  ASSERT_EQ(runs.size(), 1u);
+  const ImportedRun& run = runs[0];
+  EXPECT_FALSE(run.recomputed);
+  EXPECT_EQ(run.setup.modelId, "Qwen/Qwen3-0.6B");
+  EXPECT_EQ(run.baseUrl, "http://gpu-box:8000");
+  EXPECT_EQ(run.setup.maxConcurrency, 8);
+  EXPECT_FALSE(run.summary.totalInputTokens.has_value());
+  EXPECT_FALSE(run.summary.totalTokenThroughput.has_value());
+  EXPECT_FALSE(run.summary.maxConcurrentRequests.has_value());
+  EXPECT_GT(run.summary.outputThroughput, 0.0);
+  EXPECT_TRUE(contains(joined(run.notes), "total_isl")) << joined(run.notes);
+  const FinishedRun stored = toFinishedRun(run);
+  EXPECT_TRUE(stored.result["total_input_tokens"].is_null());
+  EXPECT_TRUE(stored.result["total_token_throughput"].is_null());
+}
+
+TEST(ResultImport, AnImportedRunsDateIsTheToolsOwnStartNotTheTimeOfTheImport) {
+  const auto guidellm = readImportedRuns(kFixtures / "guidellm_benchmarks.json");
+  const FinishedRun stored = toFinishedRun(guidellm[1]);
+  const auto started = std::chrono::system_clock::time_point(std::chrono::seconds(1796134201));
+  EXPECT_EQ(stored.result["date"], formatResultDate(started));
+  EXPECT_EQ(stored.summary["date"], formatResultDate(started));
+
+  const auto aiperf = readImportedRuns(kFixtures / "aiperf" / "profile_export_aiperf.json");
+  EXPECT_EQ(toFinishedRun(aiperf[0]).result["date"], "20261201-143001");
+}
+
+// --- guidellm's measured window -----------------------------------------------------------------------
+
+TEST(GuidellmImport, WarmUpRequestsOutsideTheMeasuredWindowAreLeftOutNotTakenForASample) {
+  test::TempDir dir;
+  nlohmann::json report = readJson(kFixtures / "guidellm_benchmarks.json");
+  nlohmann::json& bench = report["benchmarks"][1];
+  nlohmann::json warmup = bench["requests"]["successful"][0];
+  for (auto& [key, value] : warmup["info"]["timings"].items()) {
+    if (value.is_number_float()) value = value.get<double>() - 0.5;  // before the window opens
+  }
+  bench["requests"]["successful"].insert(bench["requests"]["successful"].begin(), warmup);
+  bench["warmup_duration"] = 0.5;
+  writeText(dir / "benchmarks.json", report.dump());
+
+  const auto runs = readImportedRuns(dir / "benchmarks.json");
+  const ImportedRun& run = runs[1];
+  EXPECT_TRUE(run.recomputed) << joined(run.notes);
+  EXPECT_EQ(run.records.size(), 4u);
+  EXPECT_EQ(run.summary.completed, 3);
+  EXPECT_TRUE(contains(joined(run.notes), "warm-up and cool-down")) << joined(run.notes);
+  EXPECT_FALSE(contains(joined(run.notes), "sample")) << joined(run.notes);
+}
+
+TEST(GuidellmImport, RecomputedFiguresAreCheckedAgainstTheReportsOwn) {
+  const auto runs = readImportedRuns(kFixtures / "guidellm_benchmarks.json");
+  for (const ImportedRun& run : runs)
+    EXPECT_TRUE(run.differences.empty()) << joined(run.differences);
+
+  test::TempDir dir;
+  nlohmann::json report = readJson(kFixtures / "guidellm_benchmarks.json");
+  report["benchmarks"][1]["metrics"]["time_to_first_token_ms"]["successful"]["mean"] = 99.0;
+  report["benchmarks"][1]["metrics"]["output_token_count"]["successful"]["total_sum"] = 40.0;
+  writeText(dir / "benchmarks.json", report.dump());
+  const auto edited = readImportedRuns(dir / "benchmarks.json");
+  const std::string lines = joined(edited[1].differences);
+  EXPECT_TRUE(contains(lines, "mean_ttft_ms: the file says 99")) << lines;
+  EXPECT_TRUE(contains(lines, "total_output_tokens: the file says 40, its requests give 35")) << lines;
+  EXPECT_EQ(edited[1].differences.size(), 2u) << lines;
 }
 
 // --- into the store -----------------------------------------------------------------------------------

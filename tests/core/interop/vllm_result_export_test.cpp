@@ -62,6 +62,58 @@ TEST(VllmResultExport, AnImportedDetailedVllmFileExportsBackEqualOnEveryKeyInIts
   EXPECT_EQ(texts[0], file);
 }
 
+// A file as another tool may have saved vLLM's result: indented, numbers written in a form
+// nlohmann's writer would not choose, a newline at the end. The export gives back its bytes.
+TEST(VllmResultExport, AnImportedVllmFileExportsBackByteForByte) {
+  test::TempDir dir;
+  std::string text = nlohmann::ordered_json::parse(readText(kFixtures / "vllm_detailed.json")).dump(2);
+  const std::string duration = "\"duration\": 0.5731";
+  ASSERT_NE(text.find(duration), std::string::npos);
+  text.replace(text.find(duration), duration.size(), "\"duration\": 5.731E-1");
+  text += "\n";
+  {
+    std::ofstream out(dir / "saved.json", std::ios::binary);
+    out << text;
+  }
+  ResultStore store(dir / "ayar.db");
+  const auto runs = readImportedRuns(dir / "saved.json");
+  ASSERT_EQ(runs.size(), 1u);
+  const std::int64_t id = store.addFinishedRun(toFinishedRun(runs[0]));
+  const auto detail = store.loadRun(id);
+  ASSERT_TRUE(detail);
+  EXPECT_EQ(importedOriginalText(detail->run.result), text);
+  // The parsed object agrees with the file's on every key too.
+  expectEveryKeyEqual(parseResultObjects(text, "saved")[0],
+                      vllmResultOf(detail->run.result, detail->requests));
+
+  // Each result of an appended file gives back its own line.
+  const std::string appended = readText(kFixtures / "vllm_appended.json");
+  const auto both = readImportedRuns(kFixtures / "vllm_appended.json");
+  ASSERT_EQ(both.size(), 2u);
+  const auto first = importedOriginalText(toFinishedRun(both[0]).result);
+  const auto second = importedOriginalText(toFinishedRun(both[1]).result);
+  ASSERT_TRUE(first && second);
+  EXPECT_EQ(*first + "\n" + *second, appended.substr(0, appended.find_last_not_of("\n") + 1));
+}
+
+TEST(VllmResultExport, AVllmFileWithASecretIsKeptRedactedNotByteForByte) {
+  test::TempDir dir;
+  nlohmann::ordered_json file = nlohmann::ordered_json::parse(readText(kFixtures / "vllm_detailed.json"));
+  file["api_key"] = "sk-metadata-7c1d";  // as --metadata api_key=... writes it
+  {
+    std::ofstream out(dir / "secret.json", std::ios::binary);
+    out << file.dump();
+  }
+  ResultStore store(dir / "ayar.db");
+  const auto runs = readImportedRuns(dir / "secret.json");
+  const std::int64_t id = store.addFinishedRun(toFinishedRun(runs[0]));
+  const auto detail = store.loadRun(id);
+  EXPECT_FALSE(importedOriginalText(detail->run.result).has_value());
+  const std::string exported = vllmResultText(vllmResultOf(detail->run.result, detail->requests));
+  EXPECT_EQ(exported.find("sk-metadata"), std::string::npos) << exported;
+  EXPECT_NE(exported.find("\"api_key\": \"[redacted]\""), std::string::npos) << exported;
+}
+
 TEST(VllmResultExport, AnImportedSummaryFileAndAnInfiniteBurstinessExportBackUnchanged) {
   const auto texts = importThenExport(kFixtures / "vllm_appended.json");
   ASSERT_EQ(texts.size(), 2u);

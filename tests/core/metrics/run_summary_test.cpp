@@ -102,7 +102,7 @@ TEST(RunSummary, FailedRequestsAreExcludedAndCounted) {
   EXPECT_DOUBLE_EQ(s.durationS, 3.0);
   EXPECT_DOUBLE_EQ(s.requestThroughput, 1.0 / 3.0);
   EXPECT_DOUBLE_EQ(s.outputThroughput, 2.0 / 3.0);
-  EXPECT_DOUBLE_EQ(s.totalTokenThroughput, 12.0 / 3.0);
+  EXPECT_DOUBLE_EQ(s.totalTokenThroughput.value(), 12.0 / 3.0);
   ASSERT_EQ(s.errors.size(), 2u);
   EXPECT_EQ(s.errors[0].message, "HTTP 500: boom");
   EXPECT_EQ(s.errors[0].count, 2);
@@ -161,12 +161,12 @@ TEST(RunSummary, PeakOutputThroughputBinsFromTheEarliestStart) {
       succeeded(2.0, {0.0}, 1),            // token at 2.0
   };
   // Bins start at 0.6: [0.6, 1.6) holds 5 tokens, [1.6, 2.6) one. (Bins from 0 would give 3.)
-  EXPECT_DOUBLE_EQ(computeRunSummary(records).maxOutputTokensPerS, 5.0);
+  EXPECT_DOUBLE_EQ(computeRunSummary(records).maxOutputTokensPerS.value(), 5.0);
 }
 
 TEST(RunSummary, PeakOutputThroughputCountsChunksNotUsageTokens) {
   const std::vector<RequestRecord> records{succeeded(0.0, {0.1, 0.2}, 50)};
-  EXPECT_DOUBLE_EQ(computeRunSummary(records).maxOutputTokensPerS, 2.0);
+  EXPECT_DOUBLE_EQ(computeRunSummary(records).maxOutputTokensPerS.value(), 2.0);
 }
 
 TEST(RunSummary, GoodputAppliesEachSlo) {
@@ -209,7 +209,7 @@ TEST(RunSummary, EmptyRunGivesZeros) {
   EXPECT_DOUBLE_EQ(s.requestThroughput, 0.0);
   EXPECT_DOUBLE_EQ(s.ttft.meanMs, 0.0);
   EXPECT_DOUBLE_EQ(*s.ttft.percentileMs(99.0), 0.0);
-  EXPECT_DOUBLE_EQ(s.maxOutputTokensPerS, 0.0);
+  EXPECT_DOUBLE_EQ(s.maxOutputTokensPerS.value(), 0.0);
   EXPECT_EQ(s.maxConcurrentRequests, 0);
 }
 
@@ -226,7 +226,7 @@ TEST(RunSummary, ThroughputsDivideByTheRunsOwnDurationWhenGiven) {
   EXPECT_DOUBLE_EQ(s.requestThroughput, 1.0 / 4.0);
   EXPECT_DOUBLE_EQ(*s.requestGoodput, 1.0 / 4.0);
   EXPECT_DOUBLE_EQ(s.outputThroughput, 2.0 / 4.0);
-  EXPECT_DOUBLE_EQ(s.totalTokenThroughput, 12.0 / 4.0);
+  EXPECT_DOUBLE_EQ(s.totalTokenThroughput.value(), 12.0 / 4.0);
 }
 
 TEST(RunSummary, AllFailedGivesZeroLatenciesAndCountsFailures) {

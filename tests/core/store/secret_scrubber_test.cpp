@@ -51,5 +51,35 @@ TEST(SecretScrubber, RedactsFlagsBearerTokensAndUrlCredentialsInText) {
   EXPECT_EQ(scrubSecretsInText("  plain\ttext\n"), "  plain\ttext\n");
 }
 
+TEST(SecretScrubber, ScrubsAValueNestedDeeperThanAnyStackWouldHold) {
+  nlohmann::json value = {{"api_key", "sk-deep"}};
+  for (int i = 0; i < 200000; ++i)
+    value = nlohmann::json::array({std::move(value)});
+  const nlohmann::json scrubbed = scrubSecrets(value);
+  const nlohmann::json* inner = &scrubbed;
+  int depth = 0;
+  while (inner->is_array()) {
+    inner = &(*inner)[0];
+    ++depth;
+  }
+  EXPECT_EQ(depth, 200000);
+  EXPECT_EQ((*inner)["api_key"], kRedacted);
+}
+
+TEST(SecretScrubber, RedactsUrlCredentialsAndSecretMetadataValues) {
+  EXPECT_EQ(redactUrlCredentials("http://user:sk-one@127.0.0.1:8000"), "http://[redacted]@127.0.0.1:8000");
+  EXPECT_EQ(redactUrlCredentials("checking http://user:sk-one@gpu-box:8000/v1/models"),
+            "checking http://[redacted]@gpu-box:8000/v1/models");
+  EXPECT_EQ(redactUrlCredentials("http://127.0.0.1:8000/v1"), "http://127.0.0.1:8000/v1");
+  const std::vector<std::pair<std::string, std::string>> metadata = {
+      {"api_key", "sk-one"}, {"token", "t-two"}, {"password", "p-three"}, {"tp", "1"}, {"hf_token", ""}};
+  const std::vector<std::pair<std::string, std::string>> expected = {{"api_key", "[redacted]"},
+                                                                     {"token", "[redacted]"},
+                                                                     {"password", "[redacted]"},
+                                                                     {"tp", "1"},
+                                                                     {"hf_token", ""}};
+  EXPECT_EQ(redactSecretValues(metadata), expected);
+}
+
 }  // namespace
 }  // namespace ayar
