@@ -207,11 +207,11 @@ constexpr Phrase kPhrases[] = {
      "{2} of {3} requests that had finished. Its log: {4}",
      "motor ({0}) koşu sırasında durdu ({1}); koşu orada durdu ve başarısız olarak kaydedildi, bitmiş {2} "
      "istek (toplam {3}) saklandı. Motorun günlüğü: {4}"},
-    {MessageText::InputIsFolder, "{0} is a folder; give the path of a {1}",
+    {MessageText::InputIsFolder, "{0} is a folder; give the path of {1}",
      "{0} bir klasör; bir {1} yolunu verin"},
-    {MessageText::InputKindStudy, "study file (.json)", "çalışma dosyasının (.json)"},
-    {MessageText::InputKindProfile, "profile file (.json)", "profil dosyasının (.json)"},
-    {MessageText::InputKindEngineTemplate, "engine template (.json)", "motor şablonunun (.json)"},
+    {MessageText::InputKindStudy, "a study file (.json)", "çalışma dosyasının (.json)"},
+    {MessageText::InputKindProfile, "a profile file (.json)", "profil dosyasının (.json)"},
+    {MessageText::InputKindEngineTemplate, "an engine template (.json)", "motor şablonunun (.json)"},
     {MessageText::JsonTooDeep,
      "{0}: the JSON nests arrays and objects more than {1} levels deep, which no result file does; "
      "check that this is the file you meant (it may be damaged).",
