@@ -178,6 +178,17 @@ constexpr Phrase kPhrases[] = {
      "{0}/v1/models adresine hangi modeli sunduğu sorulamadı ({1}): model adını verin"},
     {MessageText::RunModelsEmpty, "{0}/v1/models listed no model: give the model name",
      "{0}/v1/models hiçbir model listelemedi: model adını verin"},
+// The areas in the order of their ids in message_text.h (not sorted).
+// clang-format off
+#include "core/report/message_rows_general.inc"
+#include "core/report/message_rows_study.inc"
+#include "core/report/message_rows_dataset.inc"
+#include "core/report/message_rows_engines.inc"
+#include "core/report/message_rows_tokenizer.inc"
+#include "core/report/message_rows_store.inc"
+#include "core/report/message_rows_load.inc"
+#include "core/report/message_rows_results.inc"
+    // clang-format on
 };
 static_assert(std::size(kPhrases) == static_cast<std::size_t>(MessageText::Count_),
               "every MessageText needs its row in kPhrases");
@@ -221,12 +232,19 @@ std::string fillPlaceholders(std::string_view pattern, const std::vector<std::st
 MessageArgument numberArgument(double value) {
   char text[32];
   const auto result = std::to_chars(text, text + sizeof text, value);
-  std::string english(text, result.ptr);
+  return decimalArgument(std::string(text, result.ptr));
+}
+
+MessageArgument decimalArgument(std::string english) {
   std::string turkish = english;
   for (char& c : turkish) {
     if (c == '.') c = ',';
   }
-  return {english, turkish};
+  return {std::move(english), std::move(turkish)};
+}
+
+MessageArgument errorArgument(const std::exception& error) {
+  return {errorText(error, ReportLanguage::English), errorText(error, ReportLanguage::Turkish)};
 }
 
 std::string errorText(const std::exception& error, ReportLanguage language) {
