@@ -88,8 +88,7 @@ enum class MessageText {
   RunModelsUnanswered,  // {0}: the server, {1}: why
   RunModelsEmpty,       // {0}: the server
   // ---- Messages that put others together (message_rows_general.inc) ----
-  // An input and what is wrong with it (the same in both languages; the parts are said in each).
-  InputProblem,  // {0}: the input, {1}: what is wrong
+  // A field of an input and what is wrong with it (the same in both languages; the parts are said in each).
   FieldProblem,  // {0}: the input, {1}: the field, {2}: what is wrong
   // ---- Studies and profiles (message_rows_study.inc) ----
   // Where a study comes from (the input of FieldProblem).

@@ -54,7 +54,7 @@ TEST(MessageText, TheWordCheckSeesBothKindsOfRow) {
     (std::regex_replace(en, notWords, "").empty() ? withoutWords : withWords)++;
   }
   EXPECT_GT(withWords, 200);
-  EXPECT_GE(withoutWords, 3);  // StageLines, InputProblem, FieldProblem, ...
+  EXPECT_GE(withoutWords, 3);  // StageLines, FieldProblem, StoreDetails, ...
 }
 
 TEST(MessageText, PlaceholdersAreFilledAndOtherBracesStay) {
