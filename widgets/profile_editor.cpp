@@ -16,6 +16,7 @@
 #include <limits>
 
 #include "core/error.h"
+#include "core/report/message_text.h"
 
 namespace ayar {
 
@@ -488,7 +489,7 @@ QString ProfileEditor::validationError() const {
   try {
     profile().validate();
   } catch (const Error& e) {
-    return QString::fromStdString(e.what());
+    return QString::fromStdString(errorText(e, uiReportLanguage()));
   }
   return {};
 }

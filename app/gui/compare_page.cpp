@@ -25,10 +25,12 @@
 #include "app/report/report_export.h"
 #include "core/error.h"
 #include "core/metrics/latency_values.h"
+#include "core/report/message_text.h"
 #include "widgets/box_plot_chart.h"
 #include "widgets/comparison_table_model.h"
 #include "widgets/comparison_table_view.h"
 #include "widgets/distribution_chart.h"
+#include "widgets/form_field.h"
 
 namespace ayar {
 
@@ -317,7 +319,7 @@ void ComparePage::compareChosen() {
   try {
     compare(m_baseline->currentData().toLongLong(), candidates);
   } catch (const Error& e) {
-    emit failed(QString::fromUtf8(e.what()));
+    emit failed(QString::fromStdString(errorText(e, uiReportLanguage())));
   }
 }
 
@@ -377,7 +379,7 @@ QString ComparePage::exportReport(const QString& path) {
   try {
     writeComparisonReportFile(m_runs, reportLanguage(), path, reportFileFormatFor(path));
   } catch (const Error& e) {
-    return QString::fromUtf8(e.what());
+    return QString::fromStdString(errorText(e, uiReportLanguage()));
   }
   emit message(tr("Report written to %1").arg(QDir::toNativeSeparators(QFileInfo(path).absoluteFilePath())));
   return {};

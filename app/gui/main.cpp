@@ -10,6 +10,8 @@
 #include "app/gui/headless_report.h"
 #include "app/gui/main_window.h"
 #include "core/error.h"
+#include "core/report/message_text.h"
+#include "widgets/form_field.h"
 
 int main(int argc, char** argv) {
   // A report, the help and the version need no display: draw offscreen (a headless server has no X).
@@ -96,7 +98,8 @@ int main(int argc, char** argv) {
     window = std::make_unique<ayar::MainWindow>(options);
   } catch (const ayar::Error& e) {
     std::fprintf(stderr, "ayar: %s\n", e.what());
-    QMessageBox::critical(nullptr, QStringLiteral("Ayar"), QString::fromUtf8(e.what()));
+    QMessageBox::critical(nullptr, QStringLiteral("Ayar"),
+                          QString::fromStdString(ayar::errorText(e, ayar::uiReportLanguage())));
     return 1;
   }
   window->show();

@@ -39,10 +39,12 @@
 #include "app/gui/study_controller.h"
 #include "core/error.h"
 #include "core/interop/result_import.h"
+#include "core/report/message_text.h"
 #include "core/store/result_store.h"
 #include "core/store/store_path.h"
 #include "core/telemetry/gpu_monitor.h"
 #include "widgets/engine_flag_form.h"
+#include "widgets/form_field.h"
 
 namespace ayar {
 
@@ -309,7 +311,7 @@ bool MainWindow::startRun() {
   try {
     spec = m_setup->runSpec();
   } catch (const Error& e) {
-    showMessage(tr("Cannot start: %1").arg(QString::fromUtf8(e.what())));
+    showMessage(tr("Cannot start: %1").arg(QString::fromStdString(errorText(e, uiReportLanguage()))));
     return false;
   }
   spec.storePath = m_store->path();
@@ -375,7 +377,7 @@ bool MainWindow::openRun(qint64 id) {
     showArea(ResultsArea);
     return true;
   } catch (const Error& e) {
-    showMessage(QString::fromUtf8(e.what()));
+    showMessage(QString::fromStdString(errorText(e, uiReportLanguage())));
     return false;
   }
 }
@@ -409,7 +411,7 @@ void MainWindow::compareRuns(qint64 baseline, const std::vector<qint64>& candida
     m_compare->compare(baseline, std::vector<std::int64_t>(candidates.begin(), candidates.end()));
     showArea(CompareArea);
   } catch (const Error& e) {
-    showMessage(QString::fromUtf8(e.what()));
+    showMessage(QString::fromStdString(errorText(e, uiReportLanguage())));
   }
 }
 
@@ -420,7 +422,7 @@ std::vector<qint64> MainWindow::importFiles(const QStringList& files, QStringLis
       for (const ImportedRun& run : readImportedRuns(file.toStdString()))
         ids.push_back(m_store->addFinishedRun(toFinishedRun(run)));
     } catch (const Error& e) {
-      const QString message = QString::fromUtf8(e.what());
+      const QString message = QString::fromStdString(errorText(e, uiReportLanguage()));
       if (errors) errors->append(message);
       showMessage(message);
     }
@@ -440,7 +442,7 @@ void MainWindow::refreshHistory() {
       studyNames.emplace(study.id, study.name);
     m_history->setRuns(m_store->listRuns(), std::move(studyNames));
   } catch (const Error& e) {
-    showMessage(QString::fromUtf8(e.what()));
+    showMessage(QString::fromStdString(errorText(e, uiReportLanguage())));
   }
 }
 

@@ -24,6 +24,7 @@
 #include "app/gui/study_report_charts.h"
 #include "app/report/report_export.h"
 #include "core/error.h"
+#include "core/report/message_text.h"
 #include "core/report/report_document.h"
 #include "core/store/result_store.h"
 #include "core/study/study_report.h"
@@ -293,7 +294,7 @@ void StudiesPage::refreshList() {
   try {
     m_list->setStudies(StudyListModel::read(*m_store, std::string(reportLanguageCode(uiLanguage()))));
   } catch (const Error& e) {
-    emit failed(QString::fromUtf8(e.what()));
+    emit failed(QString::fromStdString(errorText(e, uiLanguage())));
   }
   const int row = m_list->rowOfStudy(m_shown);
   if (row >= 0) {
@@ -320,7 +321,7 @@ qint64 StudiesPage::startStudy(const QString& presetOrFile) {
     const StudySpec spec = loadStudy(presetOrFile.toStdString());
     id = StudyRunner::create(spec, m_store->path());
   } catch (const Error& e) {
-    emit failed(tr("Cannot start the study: %1").arg(QString::fromUtf8(e.what())));
+    emit failed(tr("Cannot start the study: %1").arg(QString::fromStdString(errorText(e, uiLanguage()))));
     return -1;
   }
   m_controller->start(m_store->path(), id);
@@ -366,7 +367,7 @@ bool StudiesPage::showStudy(qint64 id) {
   try {
     spec = StudyRunner::loadStored(m_store->path(), id);
   } catch (const Error& e) {
-    emit failed(QString::fromUtf8(e.what()));
+    emit failed(QString::fromStdString(errorText(e, uiLanguage())));
     return false;
   }
   m_shown = id;
@@ -405,7 +406,7 @@ void StudiesPage::refreshGrid() {
     filter.studyId = m_shown;
     runs = m_store->listRuns(filter);
   } catch (const Error& e) {
-    emit failed(QString::fromUtf8(e.what()));
+    emit failed(QString::fromStdString(errorText(e, uiLanguage())));
     return;
   }
   std::map<std::int64_t, double> figures;
@@ -543,7 +544,7 @@ void StudiesPage::showReport() {
     m_report->setHtml(QString::fromStdString(
         renderHtml(buildStudyReport(m_store->path(), m_shown, reportLanguage()), HtmlDialect::QtRichText)));
   } catch (const Error& e) {
-    m_report->setPlainText(QString::fromUtf8(e.what()));
+    m_report->setPlainText(QString::fromStdString(errorText(e, uiLanguage())));
   }
 }
 
@@ -552,7 +553,7 @@ QString StudiesPage::exportReport(const QString& path) {
   try {
     writeStudyReportFile(m_store->path(), m_shown, reportLanguage(), path, reportFileFormatFor(path));
   } catch (const Error& e) {
-    return QString::fromUtf8(e.what());
+    return QString::fromStdString(errorText(e, uiLanguage()));
   }
   emit message(tr("Report written to %1").arg(QDir::toNativeSeparators(QFileInfo(path).absoluteFilePath())));
   return {};

@@ -1,27 +1,24 @@
 #include "core/dataset/prefix_repetition_dataset.h"
 
 #include "core/error.h"
+#include "core/report/message_text.h"
 
 namespace ayar {
 
 std::vector<SampleRequest> generatePrefixRepetitionDataset(const PromptVocabulary& vocabulary,
                                                            const PrefixRepetitionOptions& options) {
   if (options.numPrefixes < 1) {
-    throw Error("Prefix repetition dataset: --prefix-repetition-num-prefixes " +
-                std::to_string(options.numPrefixes) + " must be at least 1.");
+    throw MessageError({MessageText::PrefixNumPrefixes, {std::to_string(options.numPrefixes)}});
   }
   if (options.numPrompts < options.numPrefixes) {
-    throw Error("Prefix repetition dataset: " + std::to_string(options.numPrompts) + " prompts cannot fill " +
-                std::to_string(options.numPrefixes) +
-                " prefix groups; ask for at least as many prompts as prefixes.");
+    throw MessageError({MessageText::PrefixTooFewPrompts,
+                        {std::to_string(options.numPrompts), std::to_string(options.numPrefixes)}});
   }
   if (options.prefixLen < 0 || options.suffixLen < 0 || options.prefixLen + options.suffixLen < 1) {
-    throw Error(
-        "Prefix repetition dataset: prefix and suffix lengths must not be negative and must add up to at "
-        "least 1 token.");
+    throw MessageError({MessageText::PrefixLengths, {}});
   }
   if (options.outputLen < 1) {
-    throw Error("Prefix repetition dataset: --prefix-repetition-output-len must be at least 1.");
+    throw MessageError({MessageText::PrefixOutputLen, {}});
   }
   SeededRandom random(options.seed);
   std::vector<SampleRequest> requests;

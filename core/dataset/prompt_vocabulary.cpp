@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "core/error.h"
+#include "core/report/message_text.h"
 
 namespace ayar {
 
@@ -94,10 +95,8 @@ PromptVocabulary::PromptVocabulary(std::shared_ptr<const Tokenizer> tokenizer)
     if (isSpaceLetterToken(t, static_cast<TokenId>(id))) m_randomTokens.push_back(static_cast<TokenId>(id));
   }
   if (m_randomTokens.size() < 100) {
-    throw Error("The tokenizer " + t.sourcePath().string() + " has only " +
-                std::to_string(m_randomTokens.size()) +
-                " tokens made of a space and letters; Ayar needs such tokens to build prompts of an exact "
-                "length. Use a byte-level BPE tokenizer such as Qwen3's.");
+    throw MessageError({MessageText::VocabularyTooFewWords,
+                        {t.sourcePath().string(), std::to_string(m_randomTokens.size())}});
   }
 
   std::vector<std::string_view> seen;

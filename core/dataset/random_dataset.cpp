@@ -4,6 +4,7 @@
 
 #include "core/dataset/numpy_random.h"
 #include "core/error.h"
+#include "core/report/message_text.h"
 
 namespace ayar {
 
@@ -35,15 +36,14 @@ void decodeToTargetLength(const Tokenizer& tokenizer, std::vector<TokenId> token
 std::vector<SampleRequest> generateRandomDataset(const Tokenizer& tokenizer,
                                                  const RandomDatasetOptions& options) {
   if (options.numPrompts < 1) {
-    throw Error("Random dataset: asked for " + std::to_string(options.numPrompts) +
-                " prompts; ask for at least 1.");
+    throw MessageError({MessageText::RandomNumPrompts, {std::to_string(options.numPrompts)}});
   }
   if (!(options.rangeRatio >= 0.0 && options.rangeRatio < 1.0)) {
-    throw Error("Random dataset: --random-range-ratio " + std::to_string(options.rangeRatio) +
-                " must be in [0, 1).");
+    throw MessageError(
+        {MessageText::RandomRangeRatio, {decimalArgument(std::to_string(options.rangeRatio))}});
   }
   if (options.inputLen < 0 || options.outputLen < 0 || options.prefixLen < 0) {
-    throw Error("Random dataset: input, output and prefix lengths must not be negative.");
+    throw MessageError({MessageText::RandomNegative, {}});
   }
   // vLLM's bounds: floor for the low end, ceil for the high end (Qwen adds no special tokens).
   const double r = options.rangeRatio;
@@ -54,14 +54,12 @@ std::vector<SampleRequest> generateRandomDataset(const Tokenizer& tokenizer,
   const auto outputHigh =
       std::max<std::int64_t>(static_cast<std::int64_t>(std::ceil(options.outputLen * (1 + r))), 1);
   if (options.prefixLen + inputLow < 1) {
-    throw Error(
-        "Random dataset: with --random-input-len " + std::to_string(options.inputLen) +
-        " and --random-range-ratio " + std::to_string(r) +
-        " a prompt could have 0 tokens; increase the input or prefix length or lower the range ratio.");
+    throw MessageError({MessageText::RandomEmptyPrompt,
+                        {std::to_string(options.inputLen), decimalArgument(std::to_string(r))}});
   }
   const auto vocabulary = static_cast<std::int64_t>(tokenizer.modelVocabSize());
   if (vocabulary < 1)
-    throw Error("Random dataset: the tokenizer " + tokenizer.sourcePath().string() + " has no vocabulary.");
+    throw MessageError({MessageText::RandomNoVocabulary, {tokenizer.sourcePath().string()}});
 
   NumpyGenerator random(options.seed);
   const auto n = static_cast<std::size_t>(options.numPrompts);

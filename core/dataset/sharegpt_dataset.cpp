@@ -2,9 +2,11 @@
 
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "core/dataset/seeded_random.h"
 #include "core/error.h"
+#include "core/report/message_text.h"
 
 namespace ayar {
 
@@ -28,7 +30,7 @@ class ShareGptScanner : public nlohmann::json_sax<nlohmann::json> {
   std::string arena;
   std::vector<ConversationStart> conversations;
   std::size_t entries = 0;
-  std::string error;
+  std::optional<MessageArgument> error;
 
   bool null() override { return scalar(); }
   bool boolean(bool) override { return scalar(); }
@@ -56,7 +58,7 @@ class ShareGptScanner : public nlohmann::json_sax<nlohmann::json> {
   }
 
   bool start_object(std::size_t) override {
-    if (m_stack.empty()) return topLevelNotAList("an object");
+    if (m_stack.empty()) return topLevelNotAList(MessageText::ShareGptTopLevelObject);
     countConversationElement();
     Context context = Context::Other;
     if (m_stack.size() == 1 && m_stack.back() == Context::Entries) {
@@ -116,7 +118,8 @@ class ShareGptScanner : public nlohmann::json_sax<nlohmann::json> {
   }
 
   bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& ex) override {
-    error = "not valid JSON at byte " + std::to_string(position) + " (" + ex.what() + ")";
+    error = Message{MessageText::ShareGptNotJsonAt, {std::to_string(position), std::string(ex.what())}}
+                .asArgument();
     return false;
   }
 
@@ -124,7 +127,7 @@ class ShareGptScanner : public nlohmann::json_sax<nlohmann::json> {
   enum class Context { Entries, Entry, Conversation, Turn, Other };
 
   bool scalar() {
-    if (m_stack.empty()) return topLevelNotAList("a single value");
+    if (m_stack.empty()) return topLevelNotAList(MessageText::ShareGptTopLevelValue);
     countConversationElement();
     afterValue();
     return true;
@@ -137,8 +140,8 @@ class ShareGptScanner : public nlohmann::json_sax<nlohmann::json> {
     if (!m_stack.empty() && (m_stack.back() == Context::Entry || m_stack.back() == Context::Turn))
       m_key.clear();
   }
-  bool topLevelNotAList(const char* what) {
-    error = std::string("the top level is ") + what + ", not a list of conversations";
+  bool topLevelNotAList(MessageText what) {
+    error = Message{what, {}}.asArgument();
     return false;
   }
 
@@ -164,19 +167,17 @@ bool isValidShareGptPair(int promptTokens, int outputTokens, bool skipMinOutputC
 std::vector<SampleRequest> loadShareGpt(const Tokenizer& tokenizer, const ShareGptOptions& options) {
   const std::string name = options.path.string();
   if (options.numPrompts < 1) {
-    throw Error("ShareGPT: asked for " + std::to_string(options.numPrompts) +
-                " prompts; ask for at least 1.");
+    throw MessageError({MessageText::ShareGptNumPrompts, {std::to_string(options.numPrompts)}});
   }
   if (options.outputLen && *options.outputLen < 1) {
-    throw Error("ShareGPT: output length " + std::to_string(*options.outputLen) + " must be at least 1.");
+    throw MessageError({MessageText::ShareGptOutputLen, {std::to_string(*options.outputLen)}});
   }
   std::error_code ec;
   if (!std::filesystem::is_regular_file(options.path, ec)) {
-    throw Error("ShareGPT file " + name + " does not exist or is not a file. Download " +
-                "ShareGPT_V3_unfiltered_cleaned_split.json or use the synthetic ShareGPT-like dataset.");
+    throw MessageError({MessageText::ShareGptMissing, {name}});
   }
   std::ifstream in(options.path, std::ios::binary);
-  if (!in) throw Error("Cannot open the ShareGPT file " + name + "; check its permissions.");
+  if (!in) throw MessageError({MessageText::ShareGptUnreadable, {name}});
 
   ShareGptScanner scanner;
   // The kept text never exceeds the file's size (JSON escapes only shrink when decoded): reserving
@@ -189,10 +190,10 @@ std::vector<SampleRequest> loadShareGpt(const Tokenizer& tokenizer, const ShareG
     // Grow as needed instead.
   }
   const bool parsed = nlohmann::json::sax_parse(in, &scanner, nlohmann::json::input_format_t::json, true);
-  if (!parsed || !scanner.error.empty()) {
-    throw Error("ShareGPT file " + name + ": " +
-                (scanner.error.empty() ? "could not be parsed" : scanner.error) +
-                ". Expected a JSON list of {\"conversations\": [{\"from\": ..., \"value\": ...}, ...]}.");
+  if (!parsed || scanner.error) {
+    throw MessageError(
+        {MessageText::ShareGptBadShape,
+         {name, scanner.error ? *scanner.error : Message{MessageText::ShareGptNotParsed, {}}.asArgument()}});
   }
 
   std::vector<std::uint32_t> order(scanner.conversations.size());
@@ -224,12 +225,9 @@ std::vector<SampleRequest> loadShareGpt(const Tokenizer& tokenizer, const ShareG
     samples.push_back(std::move(sample));
   }
   if (static_cast<int>(samples.size()) < options.numPrompts) {
-    throw Error("ShareGPT file " + name + ": only " + std::to_string(samples.size()) + " of its " +
-                std::to_string(scanner.entries) +
-                " entries have two turns within the length limits (prompt 4..1024 tokens, output >= 4, "
-                "both <= 2048), fewer than the " +
-                std::to_string(options.numPrompts) +
-                " prompts asked for. Ask for fewer prompts or use a larger file.");
+    throw MessageError({MessageText::ShareGptTooFew,
+                        {name, std::to_string(samples.size()), std::to_string(scanner.entries),
+                         std::to_string(options.numPrompts)}});
   }
   return samples;
 }

@@ -5,6 +5,7 @@
 #include <numbers>
 
 #include "core/error.h"
+#include "core/report/message_text.h"
 
 namespace ayar {
 
@@ -107,24 +108,22 @@ std::vector<double> stratifiedUniforms(std::size_t n, SeededRandom& random) {
 std::vector<SampleRequest> generateSyntheticShareGptDataset(const PromptVocabulary& vocabulary,
                                                             const SyntheticShareGptOptions& options) {
   if (options.numPrompts < 1) {
-    throw Error("Synthetic ShareGPT dataset: asked for " + std::to_string(options.numPrompts) +
-                " prompts; ask for at least 1.");
+    throw MessageError({MessageText::SyntheticNumPrompts, {std::to_string(options.numPrompts)}});
   }
   if (!(options.meanInputTokens >= 8.0 && options.meanInputTokens <= 900.0)) {
-    throw Error("Synthetic ShareGPT dataset: mean input length " + std::to_string(options.meanInputTokens) +
-                " is outside 8..900 tokens, which ShareGPT's filters (4..1024) allow.");
+    throw MessageError(
+        {MessageText::SyntheticMeanInput, {decimalArgument(std::to_string(options.meanInputTokens))}});
   }
   if (!(options.meanOutputTokens >= 8.0 && options.meanOutputTokens <= 900.0)) {
-    throw Error("Synthetic ShareGPT dataset: mean output length " + std::to_string(options.meanOutputTokens) +
-                " is outside 8..900 tokens.");
+    throw MessageError(
+        {MessageText::SyntheticMeanOutput, {decimalArgument(std::to_string(options.meanOutputTokens))}});
   }
   if (!(options.inputSigma > 0.05 && options.inputSigma < 4.0) ||
       !(options.outputSigma > 0.05 && options.outputSigma < 4.0)) {
-    throw Error("Synthetic ShareGPT dataset: the spreads (sigma) must be between 0.05 and 4.");
+    throw MessageError({MessageText::SyntheticSigma, {}});
   }
   if (options.outputLen && *options.outputLen < 1) {
-    throw Error("Synthetic ShareGPT dataset: output length " + std::to_string(*options.outputLen) +
-                " must be at least 1.");
+    throw MessageError({MessageText::SyntheticOutputLen, {std::to_string(*options.outputLen)}});
   }
 
   TruncatedLogNormal input{0.0, options.inputSigma, kMinLen, kMaxPromptLen};

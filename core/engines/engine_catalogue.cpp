@@ -484,16 +484,18 @@ std::vector<FlagIssue> checkFlags(const EngineTemplate& engineTemplate,
 std::vector<FlagIssue> validateFlags(const EngineTemplate& engineTemplate,
                                      const std::vector<EngineFlag>& flags) {
   std::vector<FlagIssue> issues = checkFlags(engineTemplate, flags);
-  std::string errors;
+  MessageArgument errors("");
   std::vector<FlagIssue> warnings;
   for (auto& issue : issues) {
     if (issue.severity == FlagIssue::Severity::Error) {
-      errors += (errors.empty() ? "" : "\n") + issue.message;
+      const bool first = errors.english.empty();
+      errors.english += (first ? "" : "\n") + issue.text.in(ReportLanguage::English);
+      errors.turkish += (first ? "" : "\n") + issue.text.in(ReportLanguage::Turkish);
     } else {
       warnings.push_back(std::move(issue));
     }
   }
-  if (!errors.empty()) throw Error(errors);
+  if (!errors.english.empty()) throw MessageError({MessageText::StageLines, {std::move(errors)}});
   return warnings;
 }
 
@@ -507,19 +509,19 @@ EngineTemplate EngineCatalogue::loadFile(const std::filesystem::path& file) {
                         {file.string(), Message{MessageText::InputKindEngineTemplate, {}}.asArgument()}});
   }
   std::ifstream in(file, std::ios::binary);
-  if (!in) throw Error("Cannot read the engine template " + file.string() + ".");
+  if (!in) throw MessageError({MessageText::CatalogueUnreadable, {file.string()}});
   std::stringstream buffer;
   buffer << in.rdbuf();
   json root;
   try {
     root = json::parse(buffer.str());
   } catch (const json::parse_error& error) {
-    throw Error(file.string() + ": not valid JSON: " + error.what());
+    throw MessageError({MessageText::CatalogueNotJson, {file.string(), std::string(error.what())}});
   }
   EngineTemplate result = parse(root, file.string());
   if (result.name != file.stem().string()) {
-    throw Error(file.string() + ": \"name\" is \"" + result.name + "\" but the file is " +
-                file.filename().string() + "; they must match.");
+    throw MessageError(
+        {MessageText::CatalogueNameMismatch, {file.string(), result.name, file.filename().string()}});
   }
   result.sourcePath = file;
   return result;
@@ -528,15 +530,13 @@ EngineTemplate EngineCatalogue::loadFile(const std::filesystem::path& file) {
 EngineCatalogue EngineCatalogue::loadFolder(const std::filesystem::path& folder) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  if (!fs::is_directory(folder, ec))
-    throw Error("The engine templates folder " + folder.string() + " does not exist.");
+  if (!fs::is_directory(folder, ec)) throw MessageError({MessageText::CatalogueNoFolder, {folder.string()}});
   std::vector<fs::path> files;
   for (const auto& entry : fs::directory_iterator(folder, ec)) {
     if (entry.path().extension() == ".json" && entry.is_regular_file(ec)) files.push_back(entry.path());
   }
-  if (ec) throw Error("Cannot list the engine templates folder " + folder.string() + ": " + ec.message());
-  if (files.empty())
-    throw Error("The engine templates folder " + folder.string() + " holds no *.json template.");
+  if (ec) throw MessageError({MessageText::CatalogueListFailed, {folder.string(), ec.message()}});
+  if (files.empty()) throw MessageError({MessageText::CatalogueEmpty, {folder.string()}});
   std::sort(files.begin(), files.end());
   EngineCatalogue catalogue;
   for (const auto& file : files)
@@ -560,8 +560,7 @@ const EngineTemplate& EngineCatalogue::at(std::string_view name) const {
   std::vector<std::string> names;
   for (const auto& engineTemplate : m_templates)
     names.push_back(engineTemplate.name);
-  throw Error("There is no engine template \"" + std::string(name) + "\". Known engines: " + joined(names) +
-              ".");
+  throw MessageError({MessageText::CatalogueUnknownEngine, {std::string(name), joined(names)}});
 }
 
 }  // namespace ayar

@@ -145,7 +145,7 @@ HttpProbe httpPost(const std::string& url, const std::string& jsonBody, millisec
 int pickFreePort(const std::string& host) {
   const bool ipv6 = host.find(':') != std::string::npos;
   const int fd = ::socket(ipv6 ? AF_INET6 : AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) throw Error("Cannot pick a free port: socket() failed: " + std::string(std::strerror(errno)));
+  if (fd < 0) throw MessageError({MessageText::PortSocketFailed, {std::string(std::strerror(errno))}});
   sockaddr_storage storage{};
   socklen_t length = 0;
   std::string bare = host;
@@ -164,14 +164,13 @@ int pickFreePort(const std::string& host) {
   }
   if (ok != 1) {
     ::close(fd);
-    throw Error("Cannot pick a free port on host \"" + host +
-                "\": it is not an IP address. Give the spec a port.");
+    throw MessageError({MessageText::PortHostNotIp, {host}});
   }
   if (::bind(fd, reinterpret_cast<sockaddr*>(&storage), length) != 0 ||
       ::getsockname(fd, reinterpret_cast<sockaddr*>(&storage), &length) != 0) {
     const int error = errno;
     ::close(fd);
-    throw Error("Cannot pick a free port on " + host + ": " + std::strerror(error) + ".");
+    throw MessageError({MessageText::PortBindFailed, {host, std::string(std::strerror(error))}});
   }
   const int port = ipv6 ? ntohs(reinterpret_cast<sockaddr_in6*>(&storage)->sin6_port)
                         : ntohs(reinterpret_cast<sockaddr_in*>(&storage)->sin_port);
@@ -185,7 +184,7 @@ EngineLauncher::EngineLauncher(EngineSpec spec, const EngineCatalogue& catalogue
   m_apiKey = m_spec.resolveApiKey();
   if (m_spec.kind == EngineKind::Remote) return;
   if (m_spec.kind == EngineKind::Bundled && m_spec.engine != "ayar") {
-    throw Error("engine spec: a bundled engine is \"ayar\", not \"" + m_spec.engine + "\".");
+    throw MessageError({MessageText::LauncherBundledIsAyar, {m_spec.engine}});
   }
   m_template = catalogue.at(m_spec.engine);
   if (!m_template.devices.empty() && std::find(m_template.devices.begin(), m_template.devices.end(),
@@ -193,8 +192,8 @@ EngineLauncher::EngineLauncher(EngineSpec spec, const EngineCatalogue& catalogue
     std::string devices;
     for (const auto& device : m_template.devices)
       devices += (devices.empty() ? "" : ", ") + device;
-    throw Error("engine spec: device \"" + m_spec.device + "\" is not one " + m_template.displayName +
-                " knows; use one of: " + devices + ".");
+    throw MessageError(
+        {MessageText::LauncherDeviceUnknown, {m_spec.device, m_template.displayName, devices}});
   }
   m_flagWarnings = validateFlags(m_template, m_spec.flags);
 }
@@ -220,9 +219,11 @@ std::string findBesideUsOrInPath(const std::string& name) {
   try {
     return findExecutable(name, currentPathVariable()).string();
   } catch (const Error&) {
-    throw Error("The bundled engine " + name + " was not found next to " +
-                (exe.empty() ? std::string("this program") : exe.parent_path().string()) + " nor in PATH (" +
-                currentPathVariable() + "). Build the " + name + " target or install Ayar with it.");
+    throw MessageError({MessageText::LauncherBundledMissing,
+                        {name,
+                         exe.empty() ? Message{MessageText::LauncherThisProgram, {}}.asArgument()
+                                     : MessageArgument(exe.parent_path().string()),
+                         currentPathVariable()}});
   }
 }
 
@@ -294,8 +295,8 @@ bool EngineLauncher::startOnce(int port, int attempt, bool retryIfPortTaken) {
   try {
     m_process = std::make_unique<Process>(std::move(options));
   } catch (const Error& error) {
-    throw Error(std::string(error.what()) + "\nEngine: " + m_template.displayName +
-                ". Command: " + displayCommand());
+    throw MessageError(
+        {MessageText::LauncherStartFailed, {errorArgument(error), m_template.displayName, displayCommand()}});
   }
 
   const milliseconds timeout =

@@ -8,6 +8,7 @@
 
 #include "core/engines/engine_catalogue.h"
 #include "core/error.h"
+#include "core/report/message_text.h"
 
 namespace ayar {
 
@@ -15,33 +16,51 @@ namespace {
 
 using nlohmann::json;
 
-const char* const kSpecContext = "engine spec";
-
-std::string jsonTypeName(const json& value) {
-  return value.type_name();
+// Where in a spec an error is, in each language ("engine spec", "motor tanımı").
+MessageArgument specContext() {
+  return Message{MessageText::SpecContext, {}}.asArgument();
 }
 
-std::string requireString(const json& object, const char* key, const std::string& context) {
-  const json& value = object.at(key);
-  if (!value.is_string()) {
-    throw Error(context + ": \"" + key + "\" must be a string, not " + jsonTypeName(value) + ".");
+// A JSON value's type as a person reads it ("number", "sayı").
+MessageArgument jsonTypeName(const json& value) {
+  switch (value.type()) {
+    case json::value_t::number_integer:
+    case json::value_t::number_unsigned:
+    case json::value_t::number_float:
+      return Message{MessageText::JsonTypeNumber, {}}.asArgument();
+    case json::value_t::object:
+      return Message{MessageText::JsonTypeObject, {}}.asArgument();
+    case json::value_t::array:
+      return Message{MessageText::JsonTypeArray, {}}.asArgument();
+    case json::value_t::string:
+      return Message{MessageText::JsonTypeString, {}}.asArgument();
+    case json::value_t::boolean:
+      return Message{MessageText::JsonTypeBoolean, {}}.asArgument();
+    default:
+      return std::string(value.type_name());
   }
+}
+
+std::string requireString(const json& object, const char* key, const MessageArgument& context) {
+  const json& value = object.at(key);
+  if (!value.is_string())
+    throw MessageError({MessageText::SpecNotString, {context, key, jsonTypeName(value)}});
   return value.get<std::string>();
 }
 
-std::string optionalString(const json& object, const char* key, const std::string& context,
+std::string optionalString(const json& object, const char* key, const MessageArgument& context,
                            std::string fallback) {
   if (!object.contains(key) || object.at(key).is_null()) return fallback;
   return requireString(object, key, context);
 }
 
 // Flag values may be written as JSON numbers or booleans in hand-made files; they are kept as text.
-std::string scalarAsText(const json& value, const std::string& context) {
+std::string scalarAsText(const json& value, const MessageArgument& context) {
   if (value.is_string()) return value.get<std::string>();
   if (value.is_boolean()) return value.get<bool>() ? "true" : "false";
   if (value.is_number_integer()) return std::to_string(value.get<long long>());
   if (value.is_number()) return value.dump();
-  throw Error(context + " must be a string, a number or true/false, not " + jsonTypeName(value) + ".");
+  throw MessageError({MessageText::SpecNotScalar, {context, jsonTypeName(value)}});
 }
 
 bool needsQuoting(std::string_view text) {
@@ -140,8 +159,7 @@ EngineKind engineKindFromString(std::string_view text) {
   if (text == "bundled") return EngineKind::Bundled;
   if (text == "external") return EngineKind::External;
   if (text == "remote") return EngineKind::Remote;
-  throw Error(std::string(kSpecContext) + ": \"kind\" is \"" + std::string(text) +
-              "\"; use \"bundled\", \"external\" or \"remote\".");
+  throw MessageError({MessageText::SpecKindUnknown, {specContext(), std::string(text)}});
 }
 
 std::string EngineSpec::resolveApiKey() const {
@@ -149,8 +167,7 @@ std::string EngineSpec::resolveApiKey() const {
   if (apiKeyEnv.empty()) return {};
   const char* value = std::getenv(apiKeyEnv.c_str());
   if (value == nullptr || *value == '\0') {
-    throw Error("The API key variable " + apiKeyEnv + " (engine spec \"api_key_env\") is not set. Export " +
-                apiKeyEnv + " with the key, or clear \"api_key_env\".");
+    throw MessageError({MessageText::SpecApiKeyUnset, {apiKeyEnv}});
   }
   return value;
 }
@@ -166,37 +183,35 @@ std::string EngineSpec::normalizedBaseUrl() const {
 }
 
 void EngineSpec::validate() const {
-  const std::string context = kSpecContext;
+  const MessageArgument context = specContext();
   if (kind == EngineKind::Remote) {
     const std::string url = normalizedBaseUrl();
     if (url.empty()) {
-      throw Error(context + ": a remote endpoint needs \"base_url\" (e.g. http://gpu-box:8000).");
+      throw MessageError({MessageText::SpecRemoteNeedsUrl, {context}});
     }
     if (url.rfind("http://", 0) != 0 && url.rfind("https://", 0) != 0) {
-      throw Error(context + ": \"base_url\" is \"" + baseUrl + "\"; it must start with http:// or https://.");
+      throw MessageError({MessageText::SpecBaseUrlScheme, {context, baseUrl}});
     }
   } else {
-    if (model.empty()) throw Error(context + ": \"model\" is empty; name a model preset, id or folder.");
-    if (engine.empty()) throw Error(context + ": \"engine\" is empty; name an engine template (e.g. vllm).");
-    if (host.empty()) throw Error(context + ": \"host\" is empty; use 127.0.0.1 unless told otherwise.");
+    if (model.empty()) throw MessageError({MessageText::SpecModelEmpty, {context}});
+    if (engine.empty()) throw MessageError({MessageText::SpecEngineEmpty, {context}});
+    if (host.empty()) throw MessageError({MessageText::SpecHostEmpty, {context}});
   }
   if (port && (*port < 1 || *port > 65535)) {
-    throw Error(context + ": \"port\" is " + std::to_string(*port) +
-                "; use 1-65535, or leave it out to pick a free one.");
+    throw MessageError({MessageText::SpecPortRangeFree, {context, std::to_string(*port)}});
   }
   for (const auto& flag : flags) {
-    if (flag.name.empty()) throw Error(context + ": a flag has an empty name.");
+    if (flag.name.empty()) throw MessageError({MessageText::SpecFlagNameEmpty, {context}});
     if (!flag.raw && flag.name.front() != '-') {
-      throw Error(context + ": flag \"" + flag.name + "\" must start with a dash (write \"--" + flag.name +
-                  "\"), or be marked raw.");
+      throw MessageError({MessageText::SpecFlagDash, {context, flag.name}});
     }
     if (flag.raw && flag.value) {
-      throw Error(context + ": raw argument \"" + flag.name + "\" cannot have a separate value.");
+      throw MessageError({MessageText::SpecRawWithValue, {context, flag.name}});
     }
   }
   for (const auto& [name, value] : environment) {
     if (name.empty() || name.find('=') != std::string::npos) {
-      throw Error(context + ": environment variable name \"" + name + "\" is not valid.");
+      throw MessageError({MessageText::SpecEnvironmentName, {context, name}});
     }
   }
 }
@@ -212,30 +227,31 @@ void to_json(nlohmann::json& json, const EngineFlag& flag) {
 }
 
 void from_json(const nlohmann::json& json, EngineFlag& flag) {
-  const std::string context = std::string(kSpecContext) + ": flag " + json.dump();
+  const MessageArgument context = Message{MessageText::SpecFlagContext, {json.dump()}}.asArgument();
   if (json.is_string()) {
     // A bare string is a switch or a raw argument, as it would be typed.
     flag = EngineFlag::toggle(json.get<std::string>());
     return;
   }
-  if (!json.is_object())
-    throw Error(context + " must be an object like {\"name\": \"--max-num-seqs\", \"value\": 64}.");
+  if (!json.is_object()) throw MessageError({MessageText::SpecFlagShape, {context}});
   for (const auto& [key, value] : json.items()) {
     if (key != "name" && key != "value" && key != "raw") {
-      throw Error(context + ": unknown key \"" + key + "\" (use name, value or raw).");
+      throw MessageError({MessageText::SpecFlagUnknownKey, {context, key}});
     }
   }
   if (json.contains("raw")) {
-    if (json.contains("name") || json.contains("value")) throw Error(context + ": \"raw\" stands alone.");
+    if (json.contains("name") || json.contains("value"))
+      throw MessageError({MessageText::SpecRawAlone, {context}});
     flag = EngineFlag::rawArgument(requireString(json, "raw", context));
     return;
   }
-  if (!json.contains("name")) throw Error(context + " has no \"name\".");
+  if (!json.contains("name")) throw MessageError({MessageText::SpecFlagNoName, {context}});
   flag.name = requireString(json, "name", context);
   flag.raw = false;
   flag.value.reset();
   if (json.contains("value") && !json.at("value").is_null()) {
-    flag.value = scalarAsText(json.at("value"), context + ": \"value\"");
+    flag.value =
+        scalarAsText(json.at("value"), Message{MessageText::SpecFlagValueContext, {context}}.asArgument());
   }
 }
 
@@ -262,32 +278,26 @@ void to_json(nlohmann::json& json, const EngineSpec& spec) {
 }
 
 void from_json(const nlohmann::json& json, EngineSpec& spec) {
-  const std::string context = kSpecContext;
-  if (!json.is_object()) throw Error(context + " must be a JSON object, not " + jsonTypeName(json) + ".");
-  if (json.contains("api_key") || json.contains("apiKey")) {
-    throw Error(context +
-                ": \"api_key\" is not read from files, so that keys stay out of saved runs. Put the "
-                "key in an environment variable and name it in \"api_key_env\".");
-  }
+  const MessageArgument context = specContext();
+  if (!json.is_object()) throw MessageError({MessageText::SpecNotObject, {context, jsonTypeName(json)}});
+  if (json.contains("api_key") || json.contains("apiKey"))
+    throw MessageError({MessageText::SpecApiKeyInFile, {context}});
   static const char* const known[] = {"kind",       "engine",      "model",    "served_model_name",
                                       "device",     "host",        "port",     "flags",
                                       "executable", "environment", "base_url", "api_key_env"};
   for (const auto& [key, value] : json.items()) {
     if (std::find(std::begin(known), std::end(known), key) == std::end(known)) {
-      throw Error(context + ": unknown field \"" + key + "\".");
+      throw MessageError({MessageText::SpecFieldUnknown, {context, key}});
     }
   }
   EngineSpec result;
   result.kind = engineKindFromString(optionalString(json, "kind", context, "bundled"));
   if (result.kind == EngineKind::External && !json.contains("engine")) {
-    throw Error(context +
-                ": an external engine needs \"engine\", the template to start (vllm, sglang, "
-                "tensorrt-llm).");
+    throw MessageError({MessageText::SpecExternalNeedsEngine, {context}});
   }
   result.engine = optionalString(json, "engine", context, "ayar");
   if (result.kind == EngineKind::Bundled && result.engine != "ayar") {
-    throw Error(context + ": a bundled engine is \"ayar\", not \"" + result.engine +
-                "\"; use \"kind\": \"external\" for other engines.");
+    throw MessageError({MessageText::SpecBundledIsAyar, {context, result.engine}});
   }
   result.model = optionalString(json, "model", context, "");
   result.servedModelName = optionalString(json, "served_model_name", context, "");
@@ -296,18 +306,18 @@ void from_json(const nlohmann::json& json, EngineSpec& spec) {
   if (json.contains("port") && !json.at("port").is_null()) {
     const auto& port = json.at("port");
     if (!port.is_number_integer()) {
-      throw Error(context + ": \"port\" must be an integer 1-65535, not " + port.dump() + ".");
+      throw MessageError({MessageText::SpecPortNotInteger, {context, port.dump()}});
     }
     const long long value = port.get<long long>();
     if (value < 1 || value > 65535) {
-      throw Error(context + ": \"port\" is " + std::to_string(value) + "; use 1-65535, or leave it out.");
+      throw MessageError({MessageText::SpecPortRange, {context, std::to_string(value)}});
     }
     result.port = static_cast<int>(value);
   }
   if (json.contains("flags") && !json.at("flags").is_null()) {
     const auto& flags = json.at("flags");
     if (!flags.is_array())
-      throw Error(context + ": \"flags\" must be a list, not " + jsonTypeName(flags) + ".");
+      throw MessageError({MessageText::SpecFlagsNotList, {context, jsonTypeName(flags)}});
     for (const auto& item : flags)
       result.flags.push_back(item.get<EngineFlag>());
   }
@@ -316,23 +326,28 @@ void from_json(const nlohmann::json& json, EngineSpec& spec) {
     const auto& environment = json.at("environment");
     if (environment.is_object()) {
       for (const auto& [name, value] : environment.items()) {
-        result.environment.emplace_back(name,
-                                        scalarAsText(value, context + ": environment \"" + name + "\""));
+        result.environment.emplace_back(
+            name,
+            scalarAsText(value,
+                         Message{MessageText::SpecEnvironmentVariableContext, {context, name}}.asArgument()));
       }
     } else if (environment.is_array()) {
       for (const auto& item : environment) {
         if (!item.is_object() || !item.contains("name")) {
-          throw Error(context + ": each \"environment\" entry must be {\"name\": ..., \"value\": ...}.");
+          throw MessageError({MessageText::SpecEnvironmentEntryShape, {context}});
         }
-        const std::string name = requireString(item, "name", context + ": environment entry");
+        const std::string name =
+            requireString(item, "name", Message{MessageText::SpecEnvironmentContext, {}}.asArgument());
         const std::string value =
             item.contains("value")
-                ? scalarAsText(item.at("value"), context + ": environment \"" + name + "\"")
+                ? scalarAsText(
+                      item.at("value"),
+                      Message{MessageText::SpecEnvironmentVariableContext, {context, name}}.asArgument())
                 : "";
         result.environment.emplace_back(name, value);
       }
     } else {
-      throw Error(context + ": \"environment\" must be a list of {\"name\", \"value\"}.");
+      throw MessageError({MessageText::SpecEnvironmentShape, {context}});
     }
   }
   result.baseUrl = optionalString(json, "base_url", context, "");

@@ -16,6 +16,7 @@
 #include <system_error>
 
 #include "core/error.h"
+#include "core/report/message_text.h"
 
 extern char** environ;
 
@@ -146,15 +147,13 @@ std::filesystem::path findExecutable(const std::string& program, const std::stri
     std::error_code ec;
     const auto status = fs::status(candidate, ec);
     if (ec || !fs::exists(status)) {
-      throw Error("Cannot start '" + program + "': " + candidate.string() +
-                  " does not exist. Check the path.");
+      throw MessageError({MessageText::ProcessMissing, {program, candidate.string()}});
     }
     if (fs::is_directory(status)) {
-      throw Error("Cannot start '" + program + "': " + candidate.string() + " is a folder, not a program.");
+      throw MessageError({MessageText::ProcessIsFolder, {program, candidate.string()}});
     }
     if (::access(candidate.c_str(), X_OK) != 0) {
-      throw Error("Cannot start '" + program + "': " + candidate.string() +
-                  " is not executable. Make it executable (chmod +x) or give the right file.");
+      throw MessageError({MessageText::ProcessNotExecutable, {program, candidate.string()}});
     }
     return candidate;
   };
@@ -175,11 +174,9 @@ std::filesystem::path findExecutable(const std::string& program, const std::stri
     begin = end + 1;
   }
   if (notExecutable) {
-    throw Error("Cannot start '" + program + "': " + notExecutable->string() +
-                " was found in PATH but is not executable. Make it executable (chmod +x).");
+    throw MessageError({MessageText::ProcessInPathNotExecutable, {program, notExecutable->string()}});
   }
-  throw Error("Cannot start '" + program + "': it was not found in PATH (" + pathVariable +
-              "). Install it, add its folder to PATH, or give its full path.");
+  throw MessageError({MessageText::ProcessNotInPath, {program, pathVariable}});
 }
 
 Process::Process(ProcessOptions options)
@@ -199,8 +196,8 @@ Process::Process(ProcessOptions options)
   if (!options.workingDirectory.empty()) {
     std::error_code ec;
     if (!std::filesystem::is_directory(options.workingDirectory, ec)) {
-      throw Error("Cannot start '" + options.args[0] + "': the working folder " +
-                  options.workingDirectory.string() + " does not exist.");
+      throw MessageError(
+          {MessageText::ProcessNoWorkingFolder, {options.args[0], options.workingDirectory.string()}});
     }
   }
 
@@ -208,8 +205,8 @@ Process::Process(ProcessOptions options)
     const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (options.appendToLog ? O_APPEND : O_TRUNC);
     m_logFd = ::open(m_logPath.c_str(), flags, 0644);
     if (m_logFd < 0) {
-      throw Error("Cannot write the log file " + m_logPath.string() + " for '" + options.args[0] +
-                  "': " + errnoText(errno) + ". Check that its folder exists and is writable.");
+      throw MessageError(
+          {MessageText::ProcessLogUnwritable, {m_logPath.string(), options.args[0], errnoText(errno)}});
     }
   }
 
@@ -221,7 +218,7 @@ Process::Process(ProcessOptions options)
       if (fd >= 0) ::close(fd);
     }
     closeFd(m_logFd);
-    throw Error("Cannot start '" + options.args[0] + "': cannot create a pipe: " + errnoText(error));
+    throw MessageError({MessageText::ProcessNoPipe, {options.args[0], errnoText(error)}});
   }
 
   posix_spawn_file_actions_t actions;
@@ -267,11 +264,11 @@ Process::Process(ProcessOptions options)
     ::close(wakePipe[1]);
     closeFd(m_logFd);
     m_pid = -1;
-    std::string message = "Cannot start '" + m_args[0] + "': " + errnoText(spawnError);
     if (spawnError == ENOENT && !options.workingDirectory.empty()) {
-      message += " (working folder " + options.workingDirectory.string() + ")";
+      throw MessageError({MessageText::ProcessSpawnFailedIn,
+                          {m_args[0], errnoText(spawnError), options.workingDirectory.string()}});
     }
-    throw Error(message + ".");
+    throw MessageError({MessageText::ProcessSpawnFailed, {m_args[0], errnoText(spawnError)}});
   }
 
   m_outputFd = outputPipe[0];
@@ -287,7 +284,7 @@ Process::Process(ProcessOptions options)
     ::waitpid(m_pid, nullptr, 0);
     for (int* fd : {&m_pidFd, &m_outputFd, &m_wakeRead, &m_wakeWrite, &m_logFd})
       closeFd(*fd);
-    throw Error("Cannot start '" + m_args[0] + "': no thread for its output: " + error.what());
+    throw MessageError({MessageText::ProcessNoThread, {m_args[0], std::string(error.what())}});
   }
 }
 

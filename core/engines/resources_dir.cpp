@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/report/message_text.h"
 
 namespace ayar {
 
@@ -22,9 +23,7 @@ std::filesystem::path resourcesDir() {
       fromEnvironment != nullptr && *fromEnvironment != '\0') {
     const fs::path dir(fromEnvironment);
     if (!fs::is_directory(dir, ec)) {
-      throw Error("AYAR_RESOURCES_DIR is " + dir.string() +
-                  ", which is not a folder. Point it at Ayar's resources folder (the one holding "
-                  "engines/), or unset it.");
+      throw MessageError({MessageText::ResourcesEnvNotFolder, {dir.string()}});
     }
     return dir;
   }
@@ -46,8 +45,7 @@ std::filesystem::path resourcesDir() {
   std::string looked;
   for (const auto& candidate : candidates)
     looked += "\n  " + candidate.string();
-  throw Error("Ayar's resources folder was not found. Looked in:" + looked +
-              "\nSet AYAR_RESOURCES_DIR to the folder holding engines/ and profiles/.");
+  throw MessageError({MessageText::ResourcesNotFound, {looked}});
 }
 
 }  // namespace ayar

@@ -6,6 +6,7 @@
 
 #include "core/dataset/numpy_random.h"
 #include "core/error.h"
+#include "core/report/message_text.h"
 
 namespace ayar {
 
@@ -29,16 +30,13 @@ constexpr std::uint64_t kLargestNumpySeed = 0xFFFFFFFFull;
 
 void checkBurstiness(double burstiness) {
   if (!(burstiness > 0)) {
-    throw Error("The burstiness must be above 0 (1 is Poisson, inf is a constant rate), not " +
-                formatNumber(burstiness) + ".");
+    throw MessageError({MessageText::ArrivalBurstiness, {decimalArgument(formatNumber(burstiness))}});
   }
 }
 
 void checkSeed(std::uint64_t seed) {
   if (seed > kLargestNumpySeed) {
-    throw Error("The seed " + std::to_string(seed) +
-                " is too large for the arrival schedule: numpy's seeding, which vLLM's schedule uses, takes "
-                "0 to 4294967295. Give a --seed in that range.");
+    throw MessageError({MessageText::ArrivalSeed, {std::to_string(seed)}});
   }
 }
 
@@ -66,8 +64,7 @@ std::vector<double> cumulativeGaps(const std::vector<double>& rates, double burs
 ArrivalSchedule ArrivalSchedule::atRate(std::size_t count, double rate, double burstiness,
                                         std::uint64_t seed) {
   if (!(rate > 0)) {
-    throw Error("The request rate must be above 0 requests per second (or inf), not " + formatNumber(rate) +
-                ".");
+    throw MessageError({MessageText::ArrivalRate, {decimalArgument(formatNumber(rate))}});
   }
   checkBurstiness(burstiness);
   ArrivalSchedule schedule;
@@ -77,8 +74,8 @@ ArrivalSchedule ArrivalSchedule::atRate(std::size_t count, double rate, double b
     return schedule;
   }
   if (static_cast<double>(count) / rate > kLongestScheduleS) {
-    throw Error("A rate of " + formatNumber(rate) + " req/s would spread " + std::to_string(count) +
-                " requests over more than 30 years; raise the rate.");
+    throw MessageError(
+        {MessageText::ArrivalRateTooLong, {decimalArgument(formatNumber(rate)), std::to_string(count)}});
   }
   checkSeed(seed);
   schedule.m_description = "rate " + formatNumber(rate) + " req/s, burstiness " + formatNumber(burstiness);
@@ -97,19 +94,17 @@ ArrivalSchedule ArrivalSchedule::rampUp(std::size_t count, std::string_view stra
                                         double endRps, double burstiness, std::uint64_t seed) {
   const bool linear = strategy == "linear";
   if (!linear && strategy != "exponential") {
-    throw Error("Unknown --ramp-up-strategy '" + std::string(strategy) + "': use linear or exponential.");
+    throw MessageError({MessageText::ArrivalRampUpUnknown, {std::string(strategy)}});
   }
   if (!(startRps >= 0 && endRps >= 0)) {
-    throw Error("--ramp-up-start-rps and --ramp-up-end-rps must not be negative.");
+    throw MessageError({MessageText::ArrivalRampUpNegative, {}});
   }
   if (startRps > endRps) {
-    throw Error("--ramp-up-start-rps (" + formatNumber(startRps) + ") must not be above --ramp-up-end-rps (" +
-                formatNumber(endRps) + ").");
+    throw MessageError({MessageText::ArrivalRampUpOrder,
+                        {decimalArgument(formatNumber(startRps)), decimalArgument(formatNumber(endRps))}});
   }
   if (!(startRps > 0)) {
-    throw Error(
-        "--ramp-up-start-rps must be above 0: the first request would be sent at a rate of 0. Start at 1 "
-        "req/s or more.");
+    throw MessageError({MessageText::ArrivalRampUpStart, {}});
   }
   checkBurstiness(burstiness);
   checkSeed(seed);
@@ -122,8 +117,7 @@ ArrivalSchedule ArrivalSchedule::rampUp(std::size_t count, std::string_view stra
   }
   schedule.m_offsetsS = cumulativeGaps(schedule.m_rates, burstiness, seed);
   if (!schedule.m_offsetsS.empty() && schedule.m_offsetsS.back() > kLongestScheduleS) {
-    throw Error("This ramp-up would spread " + std::to_string(count) +
-                " requests over more than 30 years; raise the rates.");
+    throw MessageError({MessageText::ArrivalRampUpTooLong, {std::to_string(count)}});
   }
   schedule.m_description = std::string(strategy) + " ramp-up " + formatNumber(startRps) + " to " +
                            formatNumber(endRps) + " req/s, burstiness " + formatNumber(burstiness);
@@ -145,7 +139,7 @@ ArrivalSchedule ArrivalSchedule::throughput(std::size_t count) {
 
 ArrivalSchedule ArrivalSchedule::concurrent(std::size_t count, int streams) {
   if (streams < 1) {
-    throw Error("The number of concurrent streams must be at least 1, not " + std::to_string(streams) + ".");
+    throw MessageError({MessageText::ArrivalStreams, {std::to_string(streams)}});
   }
   ArrivalSchedule schedule;
   schedule.m_mode = Mode::ClosedLoop;
@@ -158,12 +152,11 @@ ArrivalSchedule ArrivalSchedule::concurrent(std::size_t count, int streams) {
 
 std::vector<double> sweepRates(double synchronousRate, double throughputRate, int count) {
   if (!(synchronousRate > 0) || !(throughputRate >= synchronousRate) || std::isinf(throughputRate)) {
-    throw Error("A sweep needs 0 < synchronous rate <= throughput rate, both finite; got " +
-                formatNumber(synchronousRate) + " and " + formatNumber(throughputRate) +
-                " req/s. Check that the synchronous and throughput runs completed requests.");
+    throw MessageError(
+        {MessageText::ArrivalSweepRange,
+         {decimalArgument(formatNumber(synchronousRate)), decimalArgument(formatNumber(throughputRate))}});
   }
-  if (count < 0)
-    throw Error("The number of sweep rates cannot be negative, got " + std::to_string(count) + ".");
+  if (count < 0) throw MessageError({MessageText::ArrivalSweepCount, {std::to_string(count)}});
   std::vector<double> rates;
   rates.reserve(static_cast<std::size_t>(count));
   for (int i = 1; i <= count; ++i) {

@@ -15,6 +15,7 @@
 
 #include "core/error.h"
 #include "core/load/stream_client.h"
+#include "core/report/message_text.h"
 
 namespace ayar {
 
@@ -33,10 +34,10 @@ Clock::duration toDuration(double seconds) {
 std::string endpointUrl(const LoadRunnerConfig& config) {
   std::string base = config.baseUrl;
   if (base.empty()) {
-    throw Error("No endpoint URL: give the server's base URL, e.g. http://127.0.0.1:8000.");
+    throw MessageError({MessageText::LoadNoEndpoint, {}});
   }
   if (!base.starts_with("http://") && !base.starts_with("https://")) {
-    throw Error("The endpoint URL '" + base + "' must start with http:// or https://.");
+    throw MessageError({MessageText::LoadEndpointScheme, {base}});
   }
   while (base.ends_with('/'))
     base.pop_back();
@@ -56,9 +57,9 @@ void ensureOpenFileLimit(std::size_t connections, bool peakIsKnown) {
   raised.rlim_cur = std::min(limit.rlim_max, needed);
   if (setrlimit(RLIMIT_NOFILE, &raised) == 0) limit = raised;
   if (peakIsKnown && limit.rlim_cur < needed) {
-    throw Error("Running " + std::to_string(connections) + " requests at once needs about " +
-                std::to_string(needed) + " open files, but the limit is " + std::to_string(limit.rlim_cur) +
-                ": raise it (ulimit -n) or lower the concurrency.");
+    throw MessageError(
+        {MessageText::LoadOpenFiles,
+         {std::to_string(connections), std::to_string(needed), std::to_string(limit.rlim_cur)}});
   }
 }
 
@@ -121,8 +122,8 @@ void LoadRunner::start(std::vector<LoadRequest> requests, const ArrivalSchedule&
   assert(!m_run && "a LoadRunner runs once");
   if (m_run) throw std::logic_error("LoadRunner::start called twice; a LoadRunner runs once");
   if (requests.size() != schedule.size()) {
-    throw Error("The arrival schedule has " + std::to_string(schedule.size()) + " arrivals for " +
-                std::to_string(requests.size()) + " requests; build it for the same request count.");
+    throw MessageError(
+        {MessageText::LoadScheduleSize, {std::to_string(schedule.size()), std::to_string(requests.size())}});
   }
   auto run = std::make_unique<Run>();
   const std::string url = endpointUrl(m_config);

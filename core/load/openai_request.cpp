@@ -1,14 +1,14 @@
 #include "core/load/openai_request.h"
 
 #include "core/error.h"
+#include "core/report/message_text.h"
 
 namespace ayar {
 
 ApiKind parseBackendName(std::string_view name) {
   if (name == "openai") return ApiKind::Completions;
   if (name == "openai-chat") return ApiKind::ChatCompletions;
-  throw Error("Unknown backend '" + std::string(name) +
-              "': use 'openai' (/v1/completions) or 'openai-chat' (/v1/chat/completions).");
+  throw MessageError({MessageText::LoadBackendUnknown, {std::string(name)}});
 }
 
 std::string_view backendName(ApiKind api) {
@@ -21,11 +21,10 @@ std::string_view defaultEndpointPath(ApiKind api) {
 
 namespace {
 
-void mergeExtra(nlohmann::json& body, const nlohmann::json& extra, std::string_view what) {
+void mergeExtra(nlohmann::json& body, const nlohmann::json& extra, MessageText what) {
   if (extra.is_null()) return;
   if (!extra.is_object()) {
-    throw Error(std::string(what) + " must be a JSON object whose keys are added to each request body, not " +
-                extra.dump());
+    throw MessageError({MessageText::LoadExtraNotObject, {Message{what, {}}.asArgument(), extra.dump()}});
   }
   for (const auto& [key, value] : extra.items())
     body[key] = value;
@@ -51,8 +50,8 @@ std::string buildRequestBody(const RequestBodyOptions& options, std::string_view
   body["stream"] = true;
   body["stream_options"] = {{"include_usage", true}};
   if (options.ignoreEos) body["ignore_eos"] = true;
-  mergeExtra(body, options.extraBody, "The extra request body");
-  mergeExtra(body, requestExtra, "A request's extra body");
+  mergeExtra(body, options.extraBody, MessageText::LoadExtraBodyAll);
+  mergeExtra(body, requestExtra, MessageText::LoadExtraBodyOne);
   return body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 

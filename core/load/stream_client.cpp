@@ -21,6 +21,7 @@
 #include "core/error.h"
 #include "core/load/http_response.h"
 #include "core/load/openai_stream.h"
+#include "core/report/message_text.h"
 
 namespace ayar {
 
@@ -103,8 +104,7 @@ Target parseTarget(const std::string& url) {
   const CURLUcode code = curl_url_set(handle, CURLUPART_URL, url.c_str(), 0);
   if (code != CURLUE_OK) {
     curl_url_cleanup(handle);
-    throw Error("The endpoint URL '" + url + "' is not valid (" + curl_url_strerror(code) +
-                "): give it as http://host:port/path.");
+    throw MessageError({MessageText::LoadEndpointInvalid, {url, std::string(curl_url_strerror(code))}});
   }
   auto part = [handle](CURLUPart which) {
     char* value = nullptr;
@@ -136,10 +136,7 @@ std::string headerLines(const StreamClientConfig& config) {
   for (const auto& [name, value] : config.headers) {
     if (name.empty() || name.find_first_of(":\r\n ") != std::string::npos ||
         value.find_first_of("\r\n") != std::string::npos) {
-      throw Error(
-          "The header '" + name +
-          "' cannot be sent: give --header NAME=VALUE with a name without spaces or colons and no line "
-          "breaks in either.");
+      throw MessageError({MessageText::LoadHeaderInvalid, {name}});
     }
   }
   std::vector<std::pair<std::string, std::string>> headers{
@@ -247,7 +244,7 @@ struct StreamClient::Impl {
     if (epollFd < 0 || timerFd < 0 || wakeFd < 0) {
       const int savedErrno = errno;
       closeFds();
-      throw Error("The load client could not create its event loop: " + osErrorText(savedErrno));
+      throw MessageError({MessageText::LoadNoEventLoop, {osErrorText(savedErrno)}});
     }
     for (int fd : {timerFd, wakeFd}) {
       epoll_event event{};

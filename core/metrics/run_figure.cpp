@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "core/report/message_text.h"
 
 namespace ayar {
 
@@ -66,7 +67,7 @@ RunFigure parseRunFigure(std::string_view key) {
     if (!known.empty()) known += ", ";
     known += figure.key;
   }
-  throw Error("unknown figure '" + std::string(key) + "': use one of " + known);
+  throw MessageError({MessageText::FigureUnknown, {std::string(key), known}});
 }
 
 Better runFigureBetter(RunFigure figure) {

@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "core/metrics/statistics.h"
+#include "core/report/message_text.h"
 
 namespace ayar {
 
@@ -84,18 +85,18 @@ int peakConcurrency(std::span<const RequestRecord> records) {
 void validate(const SummaryOptions& options) {
   for (double p : options.percentiles) {
     if (!(p >= 0.0 && p <= 100.0)) {
-      throw Error("Percentile " + percentileWord(p) +
-                  " is outside [0, 100]; give percentiles such as 50,90,99.");
+      throw MessageError({MessageText::SummaryPercentile, {decimalArgument(percentileWord(p))}});
     }
   }
   const auto checkSlo = [](const std::optional<double>& slo, std::string_view name) {
     if (slo && !(*slo >= 0.0)) {
-      throw Error("Goodput SLO " + std::string(name) + ":" + percentileWord(*slo) +
-                  " is negative; give a time in milliseconds >= 0.");
+      throw MessageError(
+          {MessageText::SummarySloNegative, {std::string(name), decimalArgument(percentileWord(*slo))}});
     }
   };
   if (options.durationS && !(*options.durationS >= 0.0)) {
-    throw Error("The run's duration must not be negative, got " + percentileWord(*options.durationS) + " s.");
+    throw MessageError(
+        {MessageText::SummaryDurationNegative, {decimalArgument(percentileWord(*options.durationS))}});
   }
   checkSlo(options.goodput.ttftMs, "ttft");
   checkSlo(options.goodput.tpotMs, "tpot");
@@ -122,7 +123,7 @@ LatencyMetric parseLatencyMetric(std::string_view key) {
   for (LatencyMetric metric : kAllLatencyMetrics) {
     if (latencyMetricKey(metric) == key) return metric;
   }
-  throw Error("Unknown latency metric '" + std::string(key) + "'; use ttft, tpot, itl or e2el.");
+  throw MessageError({MessageText::SummaryMetricUnknown, {std::string(key)}});
 }
 
 std::optional<double> LatencyStats::percentileMs(double p) const {

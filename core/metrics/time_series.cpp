@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "core/report/message_text.h"
 
 namespace ayar {
 
@@ -16,7 +17,7 @@ constexpr double kMaxBins = 1e7;
 
 TimeSeries computeTimeSeries(std::span<const RequestRecord> records, double binSeconds, double originS) {
   if (!(binSeconds > 0.0) || !std::isfinite(binSeconds)) {
-    throw Error("Time series bin width " + std::to_string(binSeconds) + " s is not a positive number.");
+    throw MessageError({MessageText::SeriesBinWidth, {decimalArgument(std::to_string(binSeconds))}});
   }
   TimeSeries series;
   series.originS = originS;
@@ -28,8 +29,9 @@ TimeSeries computeTimeSeries(std::span<const RequestRecord> records, double binS
   }
   const double span = (lastEventS - originS) / binSeconds;
   if (!std::isfinite(span) || span >= kMaxBins) {
-    throw Error("The records span " + std::to_string(lastEventS - originS) + " s, too long for " +
-                std::to_string(binSeconds) + " s bins; use wider bins.");
+    throw MessageError({MessageText::SeriesTooLong,
+                        {decimalArgument(std::to_string(lastEventS - originS)),
+                         decimalArgument(std::to_string(binSeconds))}});
   }
   if (records.empty()) return series;
   const auto binCount = static_cast<std::size_t>(std::floor(span)) + 1;

@@ -180,6 +180,17 @@ constexpr Phrase kPhrases[] = {
      "{0}/v1/models adresine hangi modeli sunduğu sorulamadı ({1}): model adını verin"},
     {MessageText::RunModelsEmpty, "{0}/v1/models listed no model: give the model name",
      "{0}/v1/models hiçbir model listelemedi: model adını verin"},
+// The areas in the order of their ids in message_text.h (not sorted).
+// clang-format off
+#include "core/report/message_rows_general.inc"
+#include "core/report/message_rows_study.inc"
+#include "core/report/message_rows_dataset.inc"
+#include "core/report/message_rows_engines.inc"
+#include "core/report/message_rows_tokenizer.inc"
+#include "core/report/message_rows_store.inc"
+#include "core/report/message_rows_load.inc"
+#include "core/report/message_rows_results.inc"
+    // clang-format on
     {MessageText::ProfileWholeNumber, "profile field \"{0}\" must be a whole number from {2} to {3}, not {1}",
      "\"{0}\" profil alanı {2} ile {3} arasında bir tam sayı olmalı, {1} değil"},
     {MessageText::ProfileTooManyPrompts,
@@ -212,6 +223,9 @@ constexpr Phrase kPhrases[] = {
     {MessageText::InputKindStudy, "a study file (.json)", "çalışma dosyasının (.json)"},
     {MessageText::InputKindProfile, "a profile file (.json)", "profil dosyasının (.json)"},
     {MessageText::InputKindEngineTemplate, "an engine template (.json)", "motor şablonunun (.json)"},
+    {MessageText::StudyFieldControlCharacter,
+     "holds a control character ({0} at byte {1}); names and titles are one line of text",
+     "bir denetim karakteri içeriyor ({1}. baytta {0}); adlar ve başlıklar tek satırlık metindir"},
     {MessageText::JsonTooDeep,
      "{0}: the JSON nests arrays and objects more than {1} levels deep, which no result file does; "
      "check that this is the file you meant (it may be damaged).",
@@ -286,12 +300,19 @@ std::string fillPlaceholders(std::string_view pattern, const std::vector<std::st
 MessageArgument numberArgument(double value) {
   char text[32];
   const auto result = std::to_chars(text, text + sizeof text, value);
-  std::string english(text, result.ptr);
+  return decimalArgument(std::string(text, result.ptr));
+}
+
+MessageArgument decimalArgument(std::string english) {
   std::string turkish = english;
   for (char& c : turkish) {
     if (c == '.') c = ',';
   }
-  return {english, turkish};
+  return {std::move(english), std::move(turkish)};
+}
+
+MessageArgument errorArgument(const std::exception& error) {
+  return {errorText(error, ReportLanguage::English), errorText(error, ReportLanguage::Turkish)};
 }
 
 MessageArgument countArgument(long long value) {

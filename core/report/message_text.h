@@ -6,15 +6,16 @@
 #include <vector>
 
 #include "core/error.h"
-#include "core/report/report_text.h"
+#include "core/report/report_locale.h"
 
 namespace ayar {
 
 // What core says to a person outside the reports (what is wrong with an input, what a run is
 // doing), written once here in both languages, as ReportText is for reports: ayar-cli prints the
 // English, the workbench the UI's language. "{0}", "{1}", ... mark the arguments. To add a message:
-// add the id here and its row to the table in message_text.cpp, in the same order (a static_assert
-// checks it).
+// add the id here and its row to the table of its area (message_text.cpp includes one message_rows_*.inc
+// per area, in the order of the groups below), in the same order (a static_assert checks it). The
+// catalogue is a library of its own (ayar_core_messages) so that every part of core can link it.
 enum class MessageText {
   // Engine flags against the engine's catalogue (checkFlags).
   FlagNeedsDash,        // {0}: the name as given
@@ -86,6 +87,301 @@ enum class MessageText {
   RunNoTokenizer,       // {0}: where it was looked for
   RunModelsUnanswered,  // {0}: the server, {1}: why
   RunModelsEmpty,       // {0}: the server
+  // ---- Messages that put others together (message_rows_general.inc) ----
+  // A field of an input and what is wrong with it (the same in both languages; the parts are said in each).
+  FieldProblem,  // {0}: the input, {1}: the field, {2}: what is wrong
+  // ---- Studies and profiles (message_rows_study.inc) ----
+  // Where a study comes from (the input of FieldProblem).
+  StudySourceFile,    // {0}: the path
+  StudySourceStored,  // {0}: the study id
+  StudySourceNamed,   // {0}: the study name
+  // What is wrong with a study field (the last part of FieldProblem).
+  StudyFieldUnknown,  // {0}: the known fields
+  StudyFieldMissing,
+  StudyFieldNotString,  // {0}: the value
+  StudyFieldEmpty,
+  StudyTextShape,
+  StudyTextLanguage,
+  StudyTextNotString,
+  StudyFlagDash,
+  StudyFlagsNotList,
+  StudyProfileShape,
+  StudyInlineProfileName,
+  StudyProfilesMissing,
+  StudyProfilesNotList,
+  StudyProfilesEmpty,
+  StudyProfilesNone,
+  StudyMilliseconds,  // {0}: the value
+  StudyBaselineMissing,
+  StudyNotList,
+  StudyVariantShape,
+  StudyNameTwice,  // {0}: the name
+  StudyRemoveFlagsShape,
+  StudyEngineOrFlags,
+  StudyVariantChangesNothing,
+  StudyProfileTwice,  // {0}: the profile
+  StudySloShape,
+  StudyGoodputNeedsSlo,
+  StudyWarmupRange,  // {0}: the value
+  StudyNotNegative,
+  // Study files and studies as a whole.
+  StudyNotObject,  // {0}: the input
+  StudyNameEmpty,
+  StudyUnknown,                // {0}: the name, {1}: the studies
+  StudyFileUnreadable,         // {0}: the path
+  StudyFileNotJson,            // {0}: the path, {1}: the parser's words
+  StudyVariantSameAsBaseline,  // {0}: the study, {1}: the variant, {2}: its flags (or StudyNoFlags)
+  StudyNoFlags,
+  StudyNotInStore,         // {0}: the id, {1}: the store
+  StudyCellConfiguration,  // {0}: the study id, {1}: the cell, {2}: the configuration
+  StudyCellProfile,        // {0}: the study id, {1}: the cell, {2}: the profile
+  ReportNoRunIds,
+  ReportNoRun,  // {0}: the id, {1}: the store
+  // Searches (tune, capacity).
+  TuneRemote,
+  TuneNoFlag,
+  TuneNoValues,
+  TuneValuesOrder,
+  CapacityNeedsSlo,
+  CapacityStartRate,
+  CapacityMaxRate,
+  // Profiles (profile_spec): fields and files.
+  ProfileFieldNotRate,     // {0}: the field, {1}: the value
+  ProfileFieldWrongType,   // {0}: the field, {1}: the value
+  ProfileFieldLanguages,   // {0}: the field
+  ProfileFieldNotString,   // {0}: the field
+  ProfileLoadModeUnknown,  // {0}: the mode
+  ProfileNotObject,
+  ProfileFieldUnknown,    // {0}: the field
+  ProfileFileUnreadable,  // {0}: the path
+  ProfileFileNotJson,     // {0}: the path, {1}: the parser's words
+  ProfileFileProblem,     // {0}: the path, {1}: what is wrong
+  ProfileUnknown,         // {0}: the name, {1}: the profiles
+  // Profiles (profile_spec): values that do not fit.
+  ProfileDatasetUnknown,  // {0}: the dataset
+  ProfileNumPrompts,      // {0}: the value
+  ProfileAtLeastOne,      // {0}: the flag
+  ProfileNotNegative,     // {0}: the flag
+  ProfileRangeRatio,
+  ProfilePrefixRepetition,
+  ProfileTopP,
+  ProfileMinP,
+  ProfileRepetitionPenalty,
+  ProfileRampUpUnknown,  // {0}: the strategy
+  ProfileRampUpWithRate,
+  ProfileRampUpNegative,
+  ProfileRampUpOrder,
+  ProfileRampUpStart,
+  ProfileRampUpMode,
+  ProfileRequestRate,
+  ProfileBurstiness,
+  ProfileBackendUnknown,  // {0}: the backend
+  // ---- Datasets (message_rows_dataset.inc) ----
+  // ShareGPT files.
+  ShareGptNumPrompts,  // {0}: the count
+  ShareGptOutputLen,   // {0}: the length
+  ShareGptMissing,     // {0}: the path
+  ShareGptUnreadable,  // {0}: the path
+  ShareGptBadShape,    // {0}: the path, {1}: what is wrong
+  ShareGptNotParsed,
+  ShareGptNotJsonAt,  // {0}: the byte, {1}: the parser's words
+  ShareGptTopLevelObject,
+  ShareGptTopLevelValue,
+  ShareGptTooFew,  // {0}: the path, {1}: usable entries, {2}: all entries, {3}: prompts asked for
+  // Generated datasets: random, synthetic ShareGPT-like, prefix repetition.
+  RandomNumPrompts,  // {0}: the count
+  RandomRangeRatio,  // {0}: the value
+  RandomNegative,
+  RandomEmptyPrompt,    // {0}: the input length, {1}: the range ratio
+  RandomNoVocabulary,   // {0}: the tokenizer file
+  SyntheticNumPrompts,  // {0}: the count
+  SyntheticMeanInput,   // {0}: the mean
+  SyntheticMeanOutput,  // {0}: the mean
+  SyntheticSigma,
+  SyntheticOutputLen,   // {0}: the length
+  PrefixNumPrefixes,    // {0}: the value
+  PrefixTooFewPrompts,  // {0}: prompts, {1}: prefixes
+  PrefixLengths,
+  PrefixOutputLen,
+  VocabularyTooFewWords,  // {0}: the tokenizer file, {1}: the count
+  // ---- Engines (message_rows_engines.inc) ----
+  // Engine specs (engine_spec): {0} is where in the spec (SpecContext, SpecFlagContext, ...).
+  SpecContext,
+  SpecFlagContext,  // {0}: the flag as written
+  SpecEnvironmentContext,
+  SpecEnvironmentVariableContext,  // {0}: where, {1}: the variable
+  SpecFlagValueContext,            // {0}: the flag context
+  JsonTypeNumber,
+  JsonTypeObject,
+  JsonTypeArray,
+  JsonTypeString,
+  JsonTypeBoolean,
+  SpecNotString,              // {0}: where, {1}: the key, {2}: the JSON type
+  SpecNotScalar,              // {0}: where, {1}: the JSON type
+  SpecKindUnknown,            // {0}: where, {1}: the kind
+  SpecApiKeyUnset,            // {0}: the variable
+  SpecRemoteNeedsUrl,         // {0}: where
+  SpecBaseUrlScheme,          // {0}: where, {1}: the URL
+  SpecModelEmpty,             // {0}: where
+  SpecEngineEmpty,            // {0}: where
+  SpecHostEmpty,              // {0}: where
+  SpecPortRangeFree,          // {0}: where, {1}: the port
+  SpecFlagNameEmpty,          // {0}: where
+  SpecFlagDash,               // {0}: where, {1}: the flag
+  SpecRawWithValue,           // {0}: where, {1}: the argument
+  SpecEnvironmentName,        // {0}: where, {1}: the name
+  SpecFlagShape,              // {0}: the flag context
+  SpecFlagUnknownKey,         // {0}: the flag context, {1}: the key
+  SpecRawAlone,               // {0}: the flag context
+  SpecFlagNoName,             // {0}: the flag context
+  SpecNotObject,              // {0}: where, {1}: the JSON type
+  SpecApiKeyInFile,           // {0}: where
+  SpecFieldUnknown,           // {0}: where, {1}: the field
+  SpecExternalNeedsEngine,    // {0}: where
+  SpecBundledIsAyar,          // {0}: where, {1}: the engine
+  SpecPortNotInteger,         // {0}: where, {1}: the value
+  SpecPortRange,              // {0}: where, {1}: the port
+  SpecFlagsNotList,           // {0}: where, {1}: the JSON type
+  SpecEnvironmentEntryShape,  // {0}: where
+  SpecEnvironmentShape,       // {0}: where
+  // Starting an engine (engine_launcher, process).
+  LauncherBundledIsAyar,   // {0}: the engine
+  LauncherDeviceUnknown,   // {0}: the device, {1}: the engine, {2}: its devices
+  LauncherBundledMissing,  // {0}: the program, {1}: the folder (or LauncherThisProgram), {2}: PATH
+  LauncherThisProgram,
+  LauncherStartFailed,         // {0}: why, {1}: the engine, {2}: the command
+  PortSocketFailed,            // {0}: the system's words
+  PortHostNotIp,               // {0}: the host
+  PortBindFailed,              // {0}: the host, {1}: the system's words
+  ProcessMissing,              // {0}: the program, {1}: the path
+  ProcessIsFolder,             // {0}: the program, {1}: the path
+  ProcessNotExecutable,        // {0}: the program, {1}: the path
+  ProcessInPathNotExecutable,  // {0}: the program, {1}: the path
+  ProcessNotInPath,            // {0}: the program, {1}: PATH
+  ProcessNoWorkingFolder,      // {0}: the program, {1}: the folder
+  ProcessLogUnwritable,        // {0}: the log file, {1}: the program, {2}: the system's words
+  ProcessNoPipe,               // {0}: the program, {1}: the system's words
+  ProcessSpawnFailed,          // {0}: the program, {1}: the system's words
+  ProcessSpawnFailedIn,        // {0}: the program, {1}: the system's words, {2}: the folder
+  ProcessNoThread,             // {0}: the program, {1}: why
+  ResourcesEnvNotFolder,       // {0}: the folder
+  ResourcesNotFound,           // {0}: the places looked in, one a line
+  // The engine templates catalogue (engine_catalogue).
+  CatalogueUnreadable,     // {0}: the file
+  CatalogueNotJson,        // {0}: the file, {1}: the parser's words
+  CatalogueNameMismatch,   // {0}: the file, {1}: the name, {2}: the file name
+  CatalogueNoFolder,       // {0}: the folder
+  CatalogueListFailed,     // {0}: the folder, {1}: the system's words
+  CatalogueEmpty,          // {0}: the folder
+  CatalogueUnknownEngine,  // {0}: the name, {1}: the engines
+  // ---- The tokenizer (message_rows_tokenizer.inc) ----
+  // Tokenizer files (tokenizer.json) and ids; details of an unsupported file stay as written.
+  TokenizerMissing,     // {0}: the file
+  TokenizerCannotOpen,  // {0}: the file
+  TokenizerCannotRead,  // {0}: the file
+  TokenizerNotUtf8,     // {0}: the file
+  TokenizerNotJson,     // {0}: the file, {1}: the parser's words
+  TokenizerNotJsonAt,   // {0}: the file, {1}: the byte, {2}: what was wrong there
+  TokenizerContent,     // {0}: the file, {1}: what is wrong
+  TokenizerNotObject,
+  TokenizerModelUnsupported,       // {0}: the model type
+  TokenizerNormalizerUnsupported,  // {0}: the normalizer
+  TokenizerNoDecoder,
+  TokenizerDecoderUnsupported,  // {0}: the decoder
+  TokenizerUnknownId,           // {0}: the id, {1}: the file, {2}: how many ids
+  // ---- The results store (message_rows_store.inc) ----
+  // Opening and writing the results store.
+  StoreFailed,      // {0}: the file, {1}: the step (Store*Step), {2}: the details (StoreDetails...)
+  StoreDetails,     // {0}: SQLite's words
+  StoreDetailsWhy,  // {0}: SQLite's words
+  StoreStepOpening,
+  StoreStepOpeningForWriting,
+  StoreStepPreparing,
+  StoreStepQuery,
+  StoreStepStatement,
+  StoreStepWal,
+  StoreStepJournalMode,
+  StoreAdviceNotADatabase,
+  StoreAdviceCorrupt,
+  StoreAdviceReadOnly,
+  StoreAdviceCannotOpen,
+  StoreAdvicePermission,
+  StoreAdviceBusy,
+  StoreAdviceFull,
+  StoreAdviceIo,
+  StoreAdviceMemory,
+  StoreAdviceConstraint,
+  StorePathEmpty,
+  StoreCannotCreateFolder,  // {0}: the file, {1}: the folder, {2}: the system's words
+  StoreIsFolder,            // {0}: the path, {1}: an example file in it
+  StoreNewerSchema,         // {0}: the file, {1}: its schema version, {2}: the newest this build knows
+  StoreForeignDatabase,     // {0}: the file
+  StoreNoStudy,             // {0}: the file, {1}: the study id
+  StoreWriterStopped,       // {0}: the file, {1}: the last error (or StoreFinishAgain)
+  StoreFinishAgain,
+  StoreNoHome,
+  StoreChunkTimes,  // {0}: what they belong to, {1}: the size
+  StoreNameRunStatus,
+  StoreNameRunKind,
+  StoreNameCellStatus,
+  StoreUnknownName,  // {0}: what it names, {1}: the text, {2}: the valid names
+  // ---- The load generator (message_rows_load.inc) ----
+  // Arrival schedules (arrival_schedule).
+  ArrivalBurstiness,     // {0}: the value
+  ArrivalSeed,           // {0}: the seed
+  ArrivalRate,           // {0}: the rate
+  ArrivalRateTooLong,    // {0}: the rate, {1}: the requests
+  ArrivalRampUpUnknown,  // {0}: the strategy
+  ArrivalRampUpNegative,
+  ArrivalRampUpOrder,  // {0}: the start, {1}: the end
+  ArrivalRampUpStart,
+  ArrivalRampUpTooLong,  // {0}: the requests
+  ArrivalStreams,        // {0}: the value
+  ArrivalSweepRange,     // {0}: the synchronous rate, {1}: the throughput rate
+  ArrivalSweepCount,     // {0}: the value
+  // Requests, the endpoint and the client (openai_request, stream_client, load_runner).
+  LoadBackendUnknown,  // {0}: the backend
+  LoadExtraNotObject,  // {0}: which extra body (LoadExtraBody*), {1}: the value
+  LoadExtraBodyAll,
+  LoadExtraBodyOne,
+  LoadNoEndpoint,
+  LoadEndpointScheme,   // {0}: the URL
+  LoadOpenFiles,        // {0}: requests, {1}: files needed, {2}: the limit
+  LoadScheduleSize,     // {0}: arrivals, {1}: requests
+  LoadEndpointInvalid,  // {0}: the URL, {1}: libcurl's words
+  LoadHeaderInvalid,    // {0}: the header
+  LoadNoEventLoop,      // {0}: the system's words
+  // ---- Figures and result files (message_rows_results.inc) ----
+  // Figures and their options (metrics).
+  FigureUnknown,            // {0}: the key, {1}: the figures
+  SummaryPercentile,        // {0}: the percentile
+  SummarySloNegative,       // {0}: the metric, {1}: the value
+  SummaryDurationNegative,  // {0}: the duration
+  SummaryMetricUnknown,     // {0}: the key
+  SeriesBinWidth,           // {0}: the width
+  SeriesTooLong,            // {0}: the span, {1}: the width
+  // Report options and result files (report).
+  ReportFormatUnknown,    // {0}: the format
+  ReportLanguageUnknown,  // {0}: the code
+  ReportStyleUnknown,     // {0}: the style
+  CsvCannotWrite,         // {0}: the file
+  CsvWriteFailed,         // {0}: the file
+  ResultCannotWrite,      // {0}: the file
+  ResultWriteFailed,      // {0}: the file
+  ResultCannotOpen,       // {0}: the file
+  ResultNotJson,          // {0}: the file, {1}: the parser's words
+  ResultEmpty,            // {0}: the file
+  ResultNotObject,        // {0}: the file, {1}: the JSON type
+  ResultNoResult,         // {0}: the file
+  ResultField,            // {0}: the file, {1}: the field, {2}: what is wrong (Result*)
+  ResultNotNumber,
+  ResultNotCount,
+  ResultNotString,
+  ResultNotList,
+  ResultErrorWithoutMessage,
+  ResultListSizes,  // {0}: its entries, {1}: the others'
+  ResultNotFinite,  // {0}: the position
+  // ---- Bounds of a run, the engine during a run, input files, imported results ----
   // What bounds a run's memory and what the server can take (ProfileSpec::validate, BenchmarkRun).
   ProfileWholeNumber,      // {0}: the field, {1}: the value as written, {2}: the lowest, {3}: the highest
   ProfileTooManyPrompts,   // {0}: the count, {1}: the limit
@@ -99,6 +395,7 @@ enum class MessageText {
   InputKindStudy,
   InputKindProfile,
   InputKindEngineTemplate,
+  StudyFieldControlCharacter,  // {0}: the byte as \xNN, {1}: where it is
   // Reading other programs' result files (runs import, compare, report).
   JsonTooDeep,            // {0}: the file, {1}: the deepest nesting read
   ImportFileTooLarge,     // {0}: the file, {1}: its size in MB, {2}: the largest read, in MB
@@ -121,7 +418,8 @@ struct MessageArgument {
   std::string english;
   std::string turkish;
   MessageArgument(std::string both)
-      : english(both), turkish(std::move(both)) {}  // NOLINT: implicit on purpose
+      : english(both), turkish(std::move(both)) {}                           // NOLINT: implicit on purpose
+  MessageArgument(const char* both) : MessageArgument(std::string(both)) {}  // NOLINT: as above
   MessageArgument(std::string en, std::string tr) : english(std::move(en)), turkish(std::move(tr)) {}
 };
 
@@ -129,6 +427,9 @@ struct MessageArgument {
 MessageArgument numberArgument(double value);
 // A count grouped by thousands as each language writes it: "16,777,216" and "16.777.216".
 MessageArgument countArgument(long long value);
+// A number already written with a decimal point (std::to_string, a formatter of the English
+// message): the same digits, with a decimal comma in Turkish.
+MessageArgument decimalArgument(std::string english);
 
 // A message with its arguments, to be said in whichever language the reader has.
 struct Message {
@@ -155,5 +456,9 @@ class MessageError : public Error {
 
 // What an exception says in `language`: its Message when it has one, else its English what().
 std::string errorText(const std::exception& error, ReportLanguage language);
+
+// What an exception says, in each language, as another message's argument (an error that wraps
+// another keeps the inner one's Turkish).
+MessageArgument errorArgument(const std::exception& error);
 
 }  // namespace ayar

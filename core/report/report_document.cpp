@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/error.h"
+#include "core/report/message_text.h"
 #include "core/report/request_csv.h"
 
 namespace ayar {
@@ -138,7 +139,7 @@ ReportFormat parseReportFormat(std::string_view name) {
   if (name == "html") return ReportFormat::Html;
   if (name == "csv") return ReportFormat::Csv;
   if (name == "json") return ReportFormat::Json;
-  throw Error("unknown report format '" + std::string(name) + "': use md, html, csv or json");
+  throw MessageError({MessageText::ReportFormatUnknown, {std::string(name)}});
 }
 
 NumberStyle numberStyleFor(ReportFormat format) {

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/report/message_text.h"
 
 namespace ayar {
 
@@ -288,7 +289,7 @@ ReportLanguage parseReportLanguage(std::string_view code) {
   // "türkçe" is matched byte for byte apart from ASCII case: ü and ç have no ASCII case.
   for (std::string_view tr : {"tr", "turkish", "türkçe"})
     if (equalsAsciiNoCase(code, tr)) return ReportLanguage::Turkish;
-  throw Error("unknown report language '" + std::string(code) + "': use en (English) or tr (Türkçe)");
+  throw MessageError({MessageText::ReportLanguageUnknown, {std::string(code)}});
 }
 
 std::string_view reportText(ReportText id, ReportLanguage language) {

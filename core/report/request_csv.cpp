@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "core/error.h"
+#include "core/report/message_text.h"
 
 namespace ayar {
 
@@ -58,11 +59,10 @@ std::string requestsCsv(std::span<const RequestRecord> records) {
 
 void writeRequestsCsv(const std::filesystem::path& path, std::span<const RequestRecord> records) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out)
-    throw Error("Cannot write the CSV file " + path.string() + "; check the folder exists and is writable.");
+  if (!out) throw MessageError({MessageText::CsvCannotWrite, {path.string()}});
   out << requestsCsv(records);
   out.close();
-  if (!out) throw Error("Writing the CSV file " + path.string() + " failed; is the disk full?");
+  if (!out) throw MessageError({MessageText::CsvWriteFailed, {path.string()}});
 }
 
 }  // namespace ayar

@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "core/report/json_input.h"
+#include "core/report/message_text.h"
 
 namespace ayar {
 
@@ -114,9 +115,9 @@ class Reader {
  public:
   Reader(const ordered_json& root, std::string_view source) : m_root(root), m_source(source) {}
 
-  [[noreturn]] void fail(std::string_view key, std::string_view problem) const {
-    throw Error(std::string(m_source) + ": field '" + std::string(key) + "' " + std::string(problem) +
-                ". Is this a result file written by `vllm bench serve --save-result` or Ayar?");
+  [[noreturn]] void fail(std::string_view key, const Message& problem) const {
+    throw MessageError(
+        {MessageText::ResultField, {std::string(m_source), std::string(key), problem.asArgument()}});
   }
 
   static std::optional<double> asDouble(const ordered_json& value) {
@@ -134,14 +135,14 @@ class Reader {
     const auto it = object.find(key);
     if (it == object.end() || it->is_null()) return std::nullopt;
     if (auto value = asDouble(*it)) return value;
-    fail(key, "is not a number");
+    fail(key, {MessageText::ResultNotNumber, {}});
   }
   double number(const std::string& key, double fallback = 0.0) const {
     return optionalDouble(m_root, key).value_or(fallback);
   }
   std::int64_t integer(const std::string& key) const {
     const double value = number(key);
-    if (!std::isfinite(value) || std::fabs(value) > 9e15) fail(key, "is not a count");
+    if (!std::isfinite(value) || std::fabs(value) > 9e15) fail(key, {MessageText::ResultNotCount, {}});
     return static_cast<std::int64_t>(std::llround(value));
   }
   // A figure that cannot be below zero (a duration, a throughput, a latency): absent when the file
@@ -168,13 +169,13 @@ class Reader {
   std::optional<std::string> optionalString(const std::string& key) const {
     const auto it = m_root.find(key);
     if (it == m_root.end() || it->is_null()) return std::nullopt;
-    if (!it->is_string()) fail(key, "is not a string");
+    if (!it->is_string()) fail(key, {MessageText::ResultNotString, {}});
     return it->get<std::string>();
   }
   const ordered_json* array(const std::string& key, const ordered_json& object) const {
     const auto it = object.find(key);
     if (it == object.end() || it->is_null()) return nullptr;
-    if (!it->is_array()) fail(key, "is not a list");
+    if (!it->is_array()) fail(key, {MessageText::ResultNotList, {}});
     return &*it;
   }
 
@@ -250,7 +251,7 @@ void readMetrics(const Reader& reader, const ordered_json& root, RunSummary& sum
         continue;
       }
       const auto v = Reader::asDouble(value);
-      if (!v) reader.fail(name, "is not a number");
+      if (!v) reader.fail(name, {MessageText::ResultNotNumber, {}});
       stats.percentilesMs.push_back({p, json_input::requireNonNegative(*v, reader.source(), name)});
     }
     if (summary.percentiles.empty()) {
@@ -282,7 +283,7 @@ void readAyarSummary(const Reader& reader, const nlohmann::json& ayar, RunSummar
   if (auto it = extras.find("errors"); it != extras.end() && it->is_array()) {
     for (const auto& e : *it) {
       if (!e.is_object() || !e.contains("message") || !e["message"].is_string()) {
-        reader.fail("ayar.summary.errors", "holds an entry without a message");
+        reader.fail("ayar.summary.errors", {MessageText::ResultErrorWithoutMessage, {}});
       }
       summary.errors.push_back({e["message"].get<std::string>(), e.value("count", 1)});
     }
@@ -305,8 +306,7 @@ void readRecords(const Reader& reader, const ordered_json& root, ResultFile& fil
   }
   const auto checkSize = [&](const ordered_json* list, const char* key) {
     if (list && list->size() != count) {
-      reader.fail(key, "has " + std::to_string(list->size()) + " entries where other lists have " +
-                           std::to_string(count));
+      reader.fail(key, {MessageText::ResultListSizes, {std::to_string(list->size()), std::to_string(count)}});
     }
   };
   checkSize(inputLens, "input_lens");
@@ -340,7 +340,7 @@ void readRecords(const Reader& reader, const ordered_json& root, ResultFile& fil
       json_input::failImpossible(reader.source(), at(key, i), "null", json_input::nullInListReason());
     const auto value = Reader::asDouble(item);
     if (!value || !std::isfinite(*value)) {
-      reader.fail(key, "holds a value that is not a finite number at position " + std::to_string(i));
+      reader.fail(key, {MessageText::ResultNotFinite, {std::to_string(i)}});
     }
     if (nonNegative) json_input::requireNonNegative(*value, reader.source(), at(key, i));
     return *value;
@@ -376,7 +376,7 @@ void readRecords(const Reader& reader, const ordered_json& root, ResultFile& fil
             json_input::failImpossible(reader.source(), field, "null", json_input::nullInListReason());
           const auto value = Reader::asDouble(gap);
           if (!value || !std::isfinite(*value)) {
-            reader.fail("itls", "holds a value that is not a finite number at position " + std::to_string(i));
+            reader.fail("itls", {MessageText::ResultNotFinite, {std::to_string(i)}});
           }
           t += json_input::requireNonNegative(*value, reader.source(), field);
           r.chunkTimesS.push_back(t);
@@ -410,12 +410,10 @@ void readRecords(const Reader& reader, const ordered_json& root, ResultFile& fil
 
 ResultFile parseResultObject(const ordered_json& root, std::string_view source) {
   if (!root.is_object()) {
-    throw Error(std::string(source) + ": expected a JSON object with benchmark results, found " +
-                std::string(root.type_name()) + ".");
+    throw MessageError({MessageText::ResultNotObject, {std::string(source), std::string(root.type_name())}});
   }
   if (!root.contains("completed") && !root.contains("duration")) {
-    throw Error(std::string(source) +
-                ": no 'completed' or 'duration' field; this is not a benchmark result file.");
+    throw MessageError({MessageText::ResultNoResult, {std::string(source)}});
   }
   const Reader reader(root, source);
   ResultFile file;
@@ -570,12 +568,10 @@ void writeResultFile(const std::filesystem::path& path, const ResultSetup& setup
   const std::string text = resultJson(setup, summary, records, detailed, ayar)
                                .dump(-1, ' ', true, nlohmann::json::error_handler_t::replace);
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out)
-    throw Error("Cannot write the result file " + path.string() +
-                "; check the folder exists and is writable.");
+  if (!out) throw MessageError({MessageText::ResultCannotWrite, {path.string()}});
   out << text;
   out.close();
-  if (!out) throw Error("Writing the result file " + path.string() + " failed; is the disk full?");
+  if (!out) throw MessageError({MessageText::ResultWriteFailed, {path.string()}});
 }
 
 std::vector<ordered_json> parseResultObjects(std::string_view text, std::string_view sourceName) {
@@ -590,13 +586,11 @@ std::vector<ordered_json> parseResultObjects(std::string_view text, std::string_
     try {
       in >> root;
     } catch (const nlohmann::json::exception& e) {
-      throw Error(std::string(sourceName) + ": not valid JSON (" + e.what() +
-                  "). Give a result file written by `vllm bench serve --save-result` or Ayar.");
+      throw MessageError({MessageText::ResultNotJson, {std::string(sourceName), std::string(e.what())}});
     }
     objects.push_back(std::move(root));
   }
-  if (objects.empty())
-    throw Error(std::string(sourceName) + ": the file is empty; it holds no benchmark result.");
+  if (objects.empty()) throw MessageError({MessageText::ResultEmpty, {std::string(sourceName)}});
   return objects;
 }
 
@@ -611,7 +605,7 @@ ResultFile parseResultJson(std::string_view text, std::string_view sourceName) {
 
 std::vector<ResultFile> readResultFiles(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("Cannot open the result file " + path.string() + "; check the path.");
+  if (!in) throw MessageError({MessageText::ResultCannotOpen, {path.string()}});
   std::ostringstream content;
   content << in.rdbuf();
   return parseResults(content.str(), path.string());

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "core/error.h"
+#include "core/report/message_text.h"
 
 namespace ayar {
 
@@ -94,8 +95,7 @@ std::string formatFixed2(double value) {
 TextBlockStyle parseTextBlockStyle(std::string_view name) {
   if (name == "vllm") return TextBlockStyle::Vllm;
   if (name == "gpustack") return TextBlockStyle::GpuStack;
-  throw Error("Unknown result style '" + std::string(name) +
-              "': use vllm (vllm bench serve's block) or gpustack (the seed documents' block).");
+  throw MessageError({MessageText::ReportStyleUnknown, {std::string(name)}});
 }
 
 std::string formatServingBenchmarkResult(const RunSummary& summary, const TextBlockOptions& options) {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "core/report/message_text.h"
 
 namespace ayar {
 
@@ -32,8 +33,7 @@ std::vector<std::byte> encodeChunkTimes(std::span<const double> chunkTimesS) {
 
 std::vector<double> decodeChunkTimes(std::span<const std::byte> blob, std::string_view what) {
   if (blob.size() % sizeof(std::uint64_t) != 0) {
-    throw Error(std::string(what) + ": the stored chunk times are " + std::to_string(blob.size()) +
-                " bytes, not a whole number of 8-byte values; the file was changed by another program");
+    throw MessageError({MessageText::StoreChunkTimes, {std::string(what), std::to_string(blob.size())}});
   }
   std::vector<double> times(blob.size() / sizeof(std::uint64_t));
   for (std::size_t i = 0; i < times.size(); ++i) {

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "core/error.h"
+#include "core/report/message_text.h"
 
 namespace ayar {
 
@@ -32,14 +33,15 @@ constexpr std::array<std::pair<CellStatus, std::string_view>, 5> kCellStatusName
 
 template <typename Enum, std::size_t N>
 Enum parseName(const std::array<std::pair<Enum, std::string_view>, N>& names, std::string_view text,
-               std::string_view what) {
+               MessageText what) {
   std::string valid;
   for (const auto& [value, name] : names) {
     if (name == text) return value;
     valid += valid.empty() ? "" : ", ";
     valid += name;
   }
-  throw Error("unknown " + std::string(what) + " \"" + std::string(text) + "\"; use one of: " + valid);
+  throw MessageError(
+      {MessageText::StoreUnknownName, {Message{what, {}}.asArgument(), std::string(text), valid}});
 }
 
 }  // namespace
@@ -59,11 +61,11 @@ std::string_view toString(RunKind kind) {
 }
 
 RunStatus parseRunStatus(std::string_view text) {
-  return parseName(kStatusNames, text, "run status");
+  return parseName(kStatusNames, text, MessageText::StoreNameRunStatus);
 }
 
 RunKind parseRunKind(std::string_view text) {
-  return parseName(kKindNames, text, "run kind");
+  return parseName(kKindNames, text, MessageText::StoreNameRunKind);
 }
 
 std::string_view toString(CellStatus status) {
@@ -74,7 +76,7 @@ std::string_view toString(CellStatus status) {
 }
 
 CellStatus parseCellStatus(std::string_view text) {
-  return parseName(kCellStatusNames, text, "study cell status");
+  return parseName(kCellStatusNames, text, MessageText::StoreNameCellStatus);
 }
 
 namespace {

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "core/error.h"
+#include "core/report/message_text.h"
 #include "core/store/process_identity.h"
 #include "core/store/run_rows.h"
 #include "core/store/sqlite_connection.h"
@@ -63,7 +64,7 @@ struct RunWriter::Impl {
   std::uint64_t flushTarget = 0;
   bool stopping = false;
   bool isFinished = false;
-  std::string lastError;
+  MessageArgument lastError{""};  // the last failed commit, in each language; empty when none
   std::thread writerThread;
 };
 
@@ -74,9 +75,8 @@ RunWriter::Impl::Impl(const std::filesystem::path& storePath, const RunInfo& inf
     auto study = connection.prepare("SELECT 1 FROM studies WHERE id = ?1");
     study.bind(1, *info.studyId);
     if (!study.step()) {
-      throw Error("results store \"" + connection.path().string() + "\": there is no study " +
-                  std::to_string(*info.studyId) +
-                  " for this run; create the study first or leave the run's study unset");
+      throw MessageError(
+          {MessageText::StoreNoStudy, {connection.path().string(), std::to_string(*info.studyId)}});
     }
   }
   const double now = unixTimeNowS();
@@ -155,17 +155,17 @@ void RunWriter::Impl::writerLoop() {
     const std::uint64_t items = records.size() + samples.size();
 
     lock.unlock();
-    std::string error;
+    MessageArgument error("");
     try {
       commit(records, samples, nullptr);
     } catch (const std::exception& e) {
-      error = e.what();
+      error = errorArgument(e);
     }
     lock.lock();
 
-    if (error.empty()) {
+    if (error.english.empty()) {
       committedItems += items;
-      lastError.clear();
+      lastError = MessageArgument("");
       commitProgress.notify_all();
       lock.unlock();
       notifyCommitted(records);
@@ -263,15 +263,17 @@ void RunWriter::flush() {
   const std::uint64_t failuresBefore = m_impl->failedCommits;
   if (m_impl->committedItems >= target) return;
   if (m_impl->stopping) {  // set before the thread is joined, under the lock
-    throw Error("results store \"" + m_impl->connection.path().string() +
-                "\": the run's writer has stopped; " +
-                (m_impl->lastError.empty() ? "call finish() again" : m_impl->lastError));
+    throw MessageError(
+        {MessageText::StoreWriterStopped,
+         {m_impl->connection.path().string(), m_impl->lastError.english.empty()
+                                                  ? Message{MessageText::StoreFinishAgain, {}}.asArgument()
+                                                  : m_impl->lastError}});
   }
   m_impl->flushTarget = std::max(m_impl->flushTarget, target);
   m_impl->wakeWriter.notify_all();
   m_impl->commitProgress.wait(
       lock, [&] { return m_impl->committedItems >= target || m_impl->failedCommits > failuresBefore; });
-  if (m_impl->committedItems < target) throw Error(m_impl->lastError);
+  if (m_impl->committedItems < target) throw MessageError({MessageText::StageLines, {m_impl->lastError}});
 }
 
 void RunWriter::finish(RunStatus status, const nlohmann::json& summary, const nlohmann::json& result) {
@@ -293,13 +295,14 @@ void RunWriter::finish(RunStatus status, const nlohmann::json& summary, const nl
   } catch (const std::exception& e) {
     std::lock_guard lock(m_impl->mutex);
     m_impl->requeue(std::move(records), std::move(samples));
-    m_impl->lastError = e.what();
+    m_impl->lastError = errorArgument(e);
+    if (dynamic_cast<const Error*>(&e) != nullptr) throw;
     throw Error(e.what());
   }
   {
     std::lock_guard lock(m_impl->mutex);
     m_impl->committedItems += records.size() + samples.size();
-    m_impl->lastError.clear();
+    m_impl->lastError = MessageArgument("");
     m_impl->isFinished = true;
   }
   m_impl->notifyCommitted(records);
@@ -312,7 +315,7 @@ bool RunWriter::finished() const {
 
 std::string RunWriter::lastError() const {
   std::lock_guard lock(m_impl->mutex);
-  return m_impl->lastError;
+  return m_impl->lastError.english;
 }
 
 }  // namespace ayar

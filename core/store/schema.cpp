@@ -3,6 +3,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "core/report/message_text.h"
 #include "core/store/sqlite_connection.h"
 
 namespace ayar {
@@ -132,10 +133,8 @@ void migrateToLatest(sqlite::Connection& connection) {
   const std::string path = connection.path().string();
   const auto refuseNewer = [&](int version) {
     if (version <= latestSchemaVersion()) return;
-    throw Error("results store \"" + path + "\" was written by a newer Ayar (schema version " +
-                std::to_string(version) + "; this build knows up to " +
-                std::to_string(latestSchemaVersion()) +
-                "). Upgrade Ayar, or choose another file for the results store.");
+    throw MessageError({MessageText::StoreNewerSchema,
+                        {path, std::to_string(version), std::to_string(latestSchemaVersion())}});
   };
   // Cheap check first: an up-to-date file needs no write lock.
   int version = connection.schemaVersion();
@@ -150,9 +149,7 @@ void migrateToLatest(sqlite::Connection& connection) {
         "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'");
     tables.step();
     if (tables.columnInt(0) > 0) {
-      throw Error("results store \"" + path +
-                  "\" is a SQLite database of another program (it has tables but no Ayar schema "
-                  "version); choose another file for the results store.");
+      throw MessageError({MessageText::StoreForeignDatabase, {path}});
     }
   }
   for (const Migration& migration : kMigrations) {

@@ -5,58 +5,75 @@
 #include <cassert>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <system_error>
 #include <utility>
 
 #include "core/error.h"
+#include "core/report/message_text.h"
 #include "core/store/schema.h"
 
 namespace ayar::sqlite {
 
 namespace {
 
-std::string_view adviceFor(int primaryCode) {
+std::optional<MessageText> adviceFor(int primaryCode) {
   switch (primaryCode) {
     case SQLITE_NOTADB:
-      return "the file is not a SQLite database; choose another path for the results store or move "
-             "this file away";
+      return MessageText::StoreAdviceNotADatabase;
     case SQLITE_CORRUPT:
-      return "the database is damaged; move it away (Ayar then starts a new one) or rescue it with "
-             "the sqlite3 tool's .recover command";
+      return MessageText::StoreAdviceCorrupt;
     case SQLITE_READONLY:
-      return "the file or its folder is read-only; make both writable or choose another path";
+      return MessageText::StoreAdviceReadOnly;
     case SQLITE_CANTOPEN:
-      return "the file cannot be opened or created; check that its folder is writable and that the "
-             "path names a file, or choose another path";
+      return MessageText::StoreAdviceCannotOpen;
     case SQLITE_PERM:
     case SQLITE_AUTH:
-      return "permission denied; make the file and its folder writable or choose another path";
+      return MessageText::StoreAdvicePermission;
     case SQLITE_BUSY:
     case SQLITE_LOCKED:
-      return "another program keeps the database locked; wait for it to finish or close it, then "
-             "try again";
+      return MessageText::StoreAdviceBusy;
     case SQLITE_FULL:
-      return "the disk is full; free some space and try again";
+      return MessageText::StoreAdviceFull;
     case SQLITE_IOERR:
-      return "the disk reported an I/O error; check the disk and the file system";
+      return MessageText::StoreAdviceIo;
     case SQLITE_NOMEM:
-      return "out of memory";
+      return MessageText::StoreAdviceMemory;
     case SQLITE_CONSTRAINT:
-      return "the data refers to something that does not exist (for example an unknown study id)";
+      return MessageText::StoreAdviceConstraint;
     default:
-      return {};
+      return std::nullopt;
   }
+}
+
+// The step that failed, in each language; a step this table does not name is said as written.
+MessageArgument stepArgument(std::string_view action) {
+  static constexpr std::pair<std::string_view, MessageText> kSteps[] = {
+      {"opening", MessageText::StoreStepOpening},
+      {"opening for writing", MessageText::StoreStepOpeningForWriting},
+      {"preparing a query", MessageText::StoreStepPreparing},
+      {"a query", MessageText::StoreStepQuery},
+      {"a statement", MessageText::StoreStepStatement},
+      {"switching to the WAL journal", MessageText::StoreStepWal},
+      {"reading the journal mode", MessageText::StoreStepJournalMode},
+  };
+  for (const auto& [english, id] : kSteps) {
+    if (english == action) return Message{id, {}}.asArgument();
+  }
+  return std::string(action);
 }
 
 }  // namespace
 
-std::string describeFailure(const std::filesystem::path& path, int rc, std::string_view action,
-                            std::string_view sqliteMessage) {
-  std::string message = "results store \"" + path.string() + "\": " + std::string(action) + " failed";
-  if (!sqliteMessage.empty()) message += " (" + std::string(sqliteMessage) + ")";
-  const std::string_view advice = adviceFor(rc & 0xff);
-  if (!advice.empty()) message += ": " + std::string(advice);
-  return message;
+MessageError describeFailure(const std::filesystem::path& path, int rc, std::string_view action,
+                             std::string_view sqliteMessage) {
+  MessageArgument details("");
+  if (!sqliteMessage.empty()) details = " (" + std::string(sqliteMessage) + ")";
+  if (const auto advice = adviceFor(rc & 0xff)) {
+    details.english += ": " + Message{*advice, {}}.in(ReportLanguage::English);
+    details.turkish += ": " + Message{*advice, {}}.in(ReportLanguage::Turkish);
+  }
+  return MessageError({MessageText::StoreFailed, {path.string(), stepArgument(action), std::move(details)}});
 }
 
 // ---- Statement ----
@@ -66,7 +83,7 @@ Statement::Statement(sqlite3* db, std::string_view sql, const std::filesystem::p
   const int rc = sqlite3_prepare_v3(db, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT,
                                     &m_stmt, nullptr);
   if (rc != SQLITE_OK) {
-    throw Error(describeFailure(path, rc, "preparing a query", sqlite3_errmsg(db)));
+    throw describeFailure(path, rc, "preparing a query", sqlite3_errmsg(db));
   }
 }
 
@@ -113,9 +130,9 @@ bool Statement::step() {
   const int rc = sqlite3_step(m_stmt);
   if (rc == SQLITE_ROW) return true;
   if (rc == SQLITE_DONE) return false;
-  const std::string message = describeFailure(*m_path, rc, "a query", sqlite3_errmsg(m_db));
+  MessageError error = describeFailure(*m_path, rc, "a query", sqlite3_errmsg(m_db));
   sqlite3_reset(m_stmt);
-  throw Error(message);
+  throw error;
 }
 
 void Statement::run() {
@@ -161,32 +178,30 @@ std::span<const std::byte> Statement::columnBlob(int column) const {
 Connection::Connection(std::filesystem::path path, std::chrono::milliseconds busyTimeout)
     : m_path(std::move(path)) {
   if (m_path.empty()) {
-    throw Error("results store: the path is empty; give the file the results should be kept in");
+    throw MessageError({MessageText::StorePathEmpty, {}});
   }
   const std::filesystem::path parent = m_path.parent_path();
   if (!parent.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(parent, ec);
     if (ec) {
-      throw Error("results store \"" + m_path.string() + "\": cannot create its folder \"" + parent.string() +
-                  "\" (" + ec.message() + "); choose a path in a writable folder");
+      throw MessageError(
+          {MessageText::StoreCannotCreateFolder, {m_path.string(), parent.string(), ec.message()}});
     }
   }
   std::error_code ec;
   if (std::filesystem::is_directory(m_path, ec)) {
-    throw Error("results store \"" + m_path.string() +
-                "\" is a folder; give the path of a file inside it, for example \"" +
-                (m_path / "ayar.db").string() + "\"");
+    throw MessageError({MessageText::StoreIsFolder, {m_path.string(), (m_path / "ayar.db").string()}});
   }
 
   const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE;
   const int rc = sqlite3_open_v2(m_path.c_str(), &m_db, flags, nullptr);
   if (rc != SQLITE_OK) {
-    const std::string message =
+    MessageError error =
         describeFailure(m_path, rc, "opening", m_db != nullptr ? sqlite3_errmsg(m_db) : sqlite3_errstr(rc));
     sqlite3_close_v2(m_db);
     m_db = nullptr;
-    throw Error(message);
+    throw error;
   }
   try {
     configure(busyTimeout);
@@ -226,7 +241,7 @@ void Connection::exec(std::string_view sql, std::string_view action) {
   if (rc != SQLITE_OK) {
     const std::string message = error != nullptr ? error : sqlite3_errmsg(m_db);
     sqlite3_free(error);
-    throw Error(describeFailure(m_path, rc, action, message));
+    throw describeFailure(m_path, rc, action, message);
   }
 }
 
@@ -259,12 +274,12 @@ std::string Connection::queryText(std::string_view sql, std::string_view action)
   }
   const std::string message = sqlite3_errmsg(m_db);
   sqlite3_finalize(statement);
-  if (rc != SQLITE_ROW && rc != SQLITE_DONE) throw Error(describeFailure(m_path, rc, action, message));
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE) throw describeFailure(m_path, rc, action, message);
   return value;
 }
 
 void Connection::fail(int rc, std::string_view action) const {
-  throw Error(describeFailure(m_path, rc, action, sqlite3_errstr(rc)));
+  throw describeFailure(m_path, rc, action, sqlite3_errstr(rc));
 }
 
 // ---- Transaction ----

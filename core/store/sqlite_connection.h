@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/report/message_text.h"
+
 struct sqlite3;
 struct sqlite3_stmt;
 
@@ -104,8 +106,9 @@ class Transaction {
   bool m_open = true;
 };
 
-// The error text for a failed SQLite call, with what the user can do about it.
-std::string describeFailure(const std::filesystem::path& path, int rc, std::string_view action,
-                            std::string_view sqliteMessage);
+// The error for a failed SQLite call, with what the user can do about it. `action` is one of the
+// steps stepArgument() names in sqlite_connection.cpp, to be said in Turkish too.
+MessageError describeFailure(const std::filesystem::path& path, int rc, std::string_view action,
+                             std::string_view sqliteMessage);
 
 }  // namespace ayar::sqlite

@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "core/error.h"
+#include "core/report/message_text.h"
 
 namespace ayar {
 
@@ -13,9 +14,7 @@ std::filesystem::path defaultStorePath() {
   }
   const char* home = std::getenv("HOME");
   if (home == nullptr || *home == '\0') {
-    throw Error(
-        "cannot place the default results store: neither XDG_DATA_HOME nor HOME is set; set one of "
-        "them or give the store's file explicitly");
+    throw MessageError({MessageText::StoreNoHome, {}});
   }
   return std::filesystem::path(home) / ".local" / "share" / "ayar" / "ayar.db";
 }

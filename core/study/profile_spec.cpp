@@ -34,7 +34,7 @@ double rateFromJson(const nlohmann::json& json, const char* key) {
     return ProfileSpec::kInfinity;
   }
   if (json.is_number()) return json.get<double>();
-  throw Error(std::string("profile field \"") + key + "\" must be a number or \"inf\", not " + json.dump());
+  throw MessageError({MessageText::ProfileFieldNotRate, {key, json.dump()}});
 }
 
 template <typename T>
@@ -63,7 +63,7 @@ void read(const nlohmann::json& json, const char* key, T& out) {
     try {
       out = json.get<T>();
     } catch (const nlohmann::json::exception&) {
-      throw Error(std::string("profile field \"") + key + "\" has the wrong type: " + json.dump());
+      throw MessageError({MessageText::ProfileFieldWrongType, {key, json.dump()}});
     }
   }
 }
@@ -84,17 +84,15 @@ void readLanguageMap(const nlohmann::json& json, const char* key, std::map<std::
     out["en"] = json.get<std::string>();
     return;
   }
-  if (!json.is_object())
-    throw Error(std::string("profile field \"") + key + "\" must be an object {\"en\": ..., \"tr\": ...}");
+  if (!json.is_object()) throw MessageError({MessageText::ProfileFieldLanguages, {key}});
   for (const auto& [lang, text] : json.items()) {
-    if (!text.is_string())
-      throw Error(std::string("profile field \"") + key + "." + lang + "\" must be a string");
+    if (!text.is_string()) throw MessageError({MessageText::ProfileFieldNotString, {key + ("." + lang)}});
     out[lang] = text.get<std::string>();
   }
 }
 
-void require(bool ok, const std::string& message) {
-  if (!ok) throw Error(message);
+void require(bool ok, Message message) {
+  if (!ok) throw MessageError(std::move(message));
 }
 
 }  // namespace
@@ -117,7 +115,7 @@ LoadMode parseLoadMode(std::string_view text) {
   for (LoadMode mode : {LoadMode::Rate, LoadMode::Concurrent, LoadMode::Throughput, LoadMode::Sweep}) {
     if (toString(mode) == text) return mode;
   }
-  throw Error("unknown load mode \"" + std::string(text) + "\": use rate, concurrent, throughput or sweep");
+  throw MessageError({MessageText::ProfileLoadModeUnknown, {std::string(text)}});
 }
 
 std::string ProfileSpec::describe() const {
@@ -159,45 +157,37 @@ std::string ProfileSpec::describe() const {
 void ProfileSpec::validate() const {
   static const std::set<std::string> datasets{"sharegpt", "random", "prefix-repetition",
                                               "synthetic-sharegpt"};
-  require(datasets.count(datasetName) == 1,
-          "unknown dataset \"" + datasetName +
-              "\": use sharegpt, random, prefix-repetition or synthetic-sharegpt");
-  require(numPrompts > 0, "--num-prompts must be at least 1 (got " + std::to_string(numPrompts) + ")");
-  require(!sharegptOutputLen || *sharegptOutputLen > 0, "--sharegpt-output-len must be at least 1");
-  require(randomInputLen > 0, "--random-input-len must be at least 1");
-  require(randomOutputLen > 0, "--random-output-len must be at least 1");
-  require(randomRangeRatio >= 0.0 && randomRangeRatio < 1.0, "--random-range-ratio must be in [0, 1)");
-  require(randomPrefixLen >= 0, "--random-prefix-len must not be negative");
+  require(datasets.count(datasetName) == 1, {MessageText::ProfileDatasetUnknown, {datasetName}});
+  require(numPrompts > 0, {MessageText::ProfileNumPrompts, {std::to_string(numPrompts)}});
+  require(!sharegptOutputLen || *sharegptOutputLen > 0,
+          {MessageText::ProfileAtLeastOne, {"--sharegpt-output-len"}});
+  require(randomInputLen > 0, {MessageText::ProfileAtLeastOne, {"--random-input-len"}});
+  require(randomOutputLen > 0, {MessageText::ProfileAtLeastOne, {"--random-output-len"}});
+  require(randomRangeRatio >= 0.0 && randomRangeRatio < 1.0, {MessageText::ProfileRangeRatio, {}});
+  require(randomPrefixLen >= 0, {MessageText::ProfileNotNegative, {"--random-prefix-len"}});
   require(prefixRepetitionPrefixLen >= 0 && prefixRepetitionSuffixLen > 0 && prefixRepetitionOutputLen > 0 &&
               prefixRepetitionNumPrefixes > 0,
-          "--prefix-repetition-* lengths must be positive (the prefix may be 0) and "
-          "--prefix-repetition-num-prefixes "
-          "at least 1");
-  require(!temperature || *temperature >= 0.0, "--temperature must not be negative");
-  require(!topP || (*topP > 0.0 && *topP <= 1.0), "--top-p must be in (0, 1]");
-  require(!minP || (*minP >= 0.0 && *minP <= 1.0), "--min-p must be in [0, 1]");
-  require(!repetitionPenalty || *repetitionPenalty > 0.0, "--repetition-penalty must be above 0");
+          {MessageText::ProfilePrefixRepetition, {}});
+  require(!temperature || *temperature >= 0.0, {MessageText::ProfileNotNegative, {"--temperature"}});
+  require(!topP || (*topP > 0.0 && *topP <= 1.0), {MessageText::ProfileTopP, {}});
+  require(!minP || (*minP >= 0.0 && *minP <= 1.0), {MessageText::ProfileMinP, {}});
+  require(!repetitionPenalty || *repetitionPenalty > 0.0, {MessageText::ProfileRepetitionPenalty, {}});
   require(rampUpStrategy.empty() || rampUpStrategy == "linear" || rampUpStrategy == "exponential",
-          "unknown --ramp-up-strategy \"" + rampUpStrategy + "\": use linear or exponential");
+          {MessageText::ProfileRampUpUnknown, {rampUpStrategy}});
   if (!rampUpStrategy.empty()) {
-    require(std::isinf(requestRate),
-            "--ramp-up-strategy sets the rate itself: leave --request-rate out (vLLM refuses both together)");
-    require(rampUpStartRps >= 0 && rampUpEndRps >= 0,
-            "--ramp-up-start-rps and --ramp-up-end-rps must not be negative");
-    require(rampUpStartRps <= rampUpEndRps, "--ramp-up-start-rps must not be above --ramp-up-end-rps");
-    require(
-        rampUpStartRps > 0,
-        "--ramp-up-start-rps must be at least 1: the first request would be sent at a rate of 0 (give both "
-        "--ramp-up-start-rps and --ramp-up-end-rps)");
-    require(loadMode == LoadMode::Rate, "--ramp-up-strategy works with --load-mode rate only");
+    require(std::isinf(requestRate), {MessageText::ProfileRampUpWithRate, {}});
+    require(rampUpStartRps >= 0 && rampUpEndRps >= 0, {MessageText::ProfileRampUpNegative, {}});
+    require(rampUpStartRps <= rampUpEndRps, {MessageText::ProfileRampUpOrder, {}});
+    require(rampUpStartRps > 0, {MessageText::ProfileRampUpStart, {}});
+    require(loadMode == LoadMode::Rate, {MessageText::ProfileRampUpMode, {}});
   }
-  require(requestRate > 0.0, "--request-rate must be positive (or inf)");
-  require(burstiness > 0.0, "--burstiness must be positive (1 is Poisson, inf is constant)");
-  require(!maxConcurrency || *maxConcurrency > 0, "--max-concurrency must be at least 1");
-  require(concurrency > 0, "--concurrency must be at least 1");
-  require(sweepPoints >= 0, "--sweep-points must not be negative");
+  require(requestRate > 0.0, {MessageText::ProfileRequestRate, {}});
+  require(burstiness > 0.0, {MessageText::ProfileBurstiness, {}});
+  require(!maxConcurrency || *maxConcurrency > 0, {MessageText::ProfileAtLeastOne, {"--max-concurrency"}});
+  require(concurrency > 0, {MessageText::ProfileAtLeastOne, {"--concurrency"}});
+  require(sweepPoints >= 0, {MessageText::ProfileNotNegative, {"--sweep-points"}});
   require(backend.empty() || backend == "openai" || backend == "openai-chat",
-          "unknown backend \"" + backend + "\": use openai or openai-chat");
+          {MessageText::ProfileBackendUnknown, {backend}});
   checkMemoryBounds();
 }
 
@@ -301,7 +291,7 @@ void to_json(nlohmann::json& json, const ProfileSpec& p) {
 }
 
 void from_json(const nlohmann::json& json, ProfileSpec& p) {
-  if (!json.is_object()) throw Error("a profile must be a JSON object");
+  if (!json.is_object()) throw MessageError({MessageText::ProfileNotObject, {}});
   for (const auto& [key, value] : json.items()) {
     if (key == "name")
       read(value, "name", p.name);
@@ -378,7 +368,7 @@ void from_json(const nlohmann::json& json, ProfileSpec& p) {
     else if (key == "seed")
       read(value, "seed", p.seed);
     else
-      throw Error("unknown profile field \"" + key + "\"");
+      throw MessageError({MessageText::ProfileFieldUnknown, {key}});
   }
 }
 
@@ -393,21 +383,21 @@ ProfileSpec loadProfileFile(const std::filesystem::path& file) {
     throw MessageError({MessageText::InputIsFolder,
                         {file.string(), Message{MessageText::InputKindProfile, {}}.asArgument()}});
   std::ifstream in(file);
-  if (!in) throw Error("cannot read the profile file " + file.string() + ": check the path");
+  if (!in) throw MessageError({MessageText::ProfileFileUnreadable, {file.string()}});
   ProfileSpec profile;
   try {
     const nlohmann::json json = nlohmann::json::parse(in);
     from_json(json, profile);
   } catch (const nlohmann::json::exception& e) {
-    throw Error("the profile file " + file.string() + " is not valid JSON: " + e.what());
+    throw MessageError({MessageText::ProfileFileNotJson, {file.string(), std::string(e.what())}});
   } catch (const Error& e) {
-    throw Error("in the profile file " + file.string() + ": " + e.what());
+    throw MessageError({MessageText::ProfileFileProblem, {file.string(), errorArgument(e)}});
   }
   if (profile.name.empty()) profile.name = file.stem().string();
   try {
     profile.validate();
   } catch (const Error& e) {
-    throw Error("in the profile file " + file.string() + ": " + e.what());
+    throw MessageError({MessageText::ProfileFileProblem, {file.string(), errorArgument(e)}});
   }
   return profile;
 }
@@ -423,8 +413,7 @@ ProfileSpec loadProfile(const std::string& nameOrPath) {
     std::string known;
     for (const auto& profile : listProfiles())
       known += (known.empty() ? "" : ", ") + profile.name;
-    throw Error("no profile named \"" + nameOrPath + "\"; the profiles are: " + known +
-                " (or give the path of a profile JSON file)");
+    throw MessageError({MessageText::ProfileUnknown, {nameOrPath, known}});
   }
   return loadProfileFile(file);
 }

@@ -6,6 +6,7 @@
 #include "core/dataset/sharegpt_dataset.h"
 #include "core/dataset/synthetic_sharegpt_dataset.h"
 #include "core/error.h"
+#include "core/report/message_text.h"
 
 namespace ayar {
 namespace {
@@ -77,8 +78,7 @@ BuiltRequests buildRequests(const ProfileSpec& profile, std::shared_ptr<const To
     built.requests = toLoadRequests(generatePrefixRepetitionDataset(vocabulary, options));
     return built;
   }
-  throw Error("unknown dataset \"" + name +
-              "\": use sharegpt, random, prefix-repetition or synthetic-sharegpt");
+  throw MessageError({MessageText::ProfileDatasetUnknown, {name}});
 }
 
 }  // namespace ayar

@@ -9,6 +9,7 @@
 
 #include "core/engines/engine_catalogue.h"
 #include "core/error.h"
+#include "core/report/message_text.h"
 #include "core/report/result_json.h"
 #include "core/report/text_block.h"
 #include "core/study/benchmark_run.h"
@@ -178,16 +179,12 @@ nlohmann::json probesJson(const std::vector<SearchProbe>& probes) {
 
 TuneResult runTune(const TuneSpec& spec, const std::function<void(const SearchProbe&)>& onProbe,
                    const std::atomic<bool>* cancelled) {
-  if (spec.setup.engine.kind == EngineKind::Remote)
-    throw Error(
-        "tune changes the engine's flags, so it needs an engine Ayar starts (bundled or external), not a "
-        "remote one");
-  if (spec.flag.empty() || spec.flag.front() != '-')
-    throw Error("tune: name the flag to search, like --max-num-seqs");
-  if (spec.values.empty()) throw Error("tune: give the values to search (--min and --max, or --values)");
+  if (spec.setup.engine.kind == EngineKind::Remote) throw MessageError({MessageText::TuneRemote, {}});
+  if (spec.flag.empty() || spec.flag.front() != '-') throw MessageError({MessageText::TuneNoFlag, {}});
+  if (spec.values.empty()) throw MessageError({MessageText::TuneNoValues, {}});
   if (!std::is_sorted(spec.values.begin(), spec.values.end()) ||
       std::adjacent_find(spec.values.begin(), spec.values.end()) != spec.values.end())
-    throw Error("tune: the values must be distinct and ascending");
+    throw MessageError({MessageText::TuneValuesOrder, {}});
   spec.setup.profile.validate();
   // Flags are checked against the catalogue before any engine starts.
   EngineCatalogue catalogue = EngineCatalogue::loadDefault();
@@ -275,12 +272,10 @@ TuneResult runTune(const TuneSpec& spec, const std::function<void(const SearchPr
 
 CapacityResult runCapacity(const CapacitySpec& spec, const std::function<void(const SearchProbe&)>& onProbe,
                            const std::atomic<bool>* cancelled) {
-  if (!spec.setup.slo.any())
-    throw Error(
-        "capacity needs SLOs to count goodput: give at least one of --slo-ttft, --slo-tpot, --slo-e2el (ms)");
+  if (!spec.setup.slo.any()) throw MessageError({MessageText::CapacityNeedsSlo, {}});
   if (!(spec.startRate > 0.0) || !std::isfinite(spec.startRate))
-    throw Error("capacity: --start-rate must be a positive number of requests per second");
-  if (!(spec.maxRate >= spec.startRate)) throw Error("capacity: --max-rate must not be below --start-rate");
+    throw MessageError({MessageText::CapacityStartRate, {}});
+  if (!(spec.maxRate >= spec.startRate)) throw MessageError({MessageText::CapacityMaxRate, {}});
   spec.setup.profile.validate();
   EngineSession session(spec.setup.engine, logFile(spec.setup, "capacity"), spec.setup.bundledEngine,
                         spec.setup.tokenizer);

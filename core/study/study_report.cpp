@@ -9,6 +9,7 @@
 #include "core/engines/engine_catalogue.h"
 #include "core/error.h"
 #include "core/report/comparison_report.h"
+#include "core/report/message_text.h"
 #include "core/report/text_block.h"
 #include "core/store/result_store.h"
 #include "core/study/study_runner.h"
@@ -498,14 +499,12 @@ RunSummary storedRunSummary(ResultStore& store, const StoredRun& run, const Good
 
 ReportDocument buildRunsReport(const std::filesystem::path& storePath,
                                const std::vector<std::int64_t>& runIds, const ReportLocale& locale) {
-  if (runIds.empty()) throw Error("name at least one run id (see `ayar-cli runs list`)");
+  if (runIds.empty()) throw MessageError({MessageText::ReportNoRunIds, {}});
   ResultStore store(storePath);
   std::vector<ComparisonReportRun> runs;
   for (const std::int64_t id : runIds) {
     const auto run = store.findRun(id);
-    if (!run)
-      throw Error("no run " + std::to_string(id) + " in " + storePath.string() +
-                  ": see `ayar-cli runs list`");
+    if (!run) throw MessageError({MessageText::ReportNoRun, {std::to_string(id), storePath.string()}});
     ComparisonReportRun entry;
     entry.name = "#" + std::to_string(run->id) + (run->info.label.empty() ? "" : " " + run->info.label) +
                  (run->info.model.empty() ? "" : " (" + run->info.model + ")");

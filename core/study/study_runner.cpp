@@ -14,6 +14,7 @@
 
 #include "core/engines/engine_catalogue.h"
 #include "core/error.h"
+#include "core/report/message_text.h"
 #include "core/report/result_json.h"
 #include "core/store/result_store.h"
 
@@ -74,12 +75,9 @@ void refuseVariantsThatChangeNothing(const StudySpec& study, const EngineCatalog
     if (!(a == b)) continue;  // another engine, model or device
     if (settings(variant.engine) != baseSettings) continue;
     const std::string flags = flagListText(variant.engine.flags);
-    throw Error(
-        "study '" + study.name + "': variant '" + variant.name +
-        "' starts the engine exactly as the baseline does (" +
-        (flags.empty() ? std::string("no flags") : flags) +
-        ": the engine's defaults or the baseline's own values), so it would measure the baseline again. "
-        "Change a value in its flags, or remove the variant");
+    throw MessageError({MessageText::StudyVariantSameAsBaseline,
+                        {study.name, variant.name,
+                         flags.empty() ? Message{MessageText::StudyNoFlags, {}}.asArgument() : flags}});
   }
 }
 
@@ -219,10 +217,10 @@ StudySpec StudyRunner::loadStored(const std::filesystem::path& storePath, std::i
   ResultStore store(storePath);
   const auto stored = store.findStudy(studyId);
   if (!stored) {
-    throw Error("no study " + std::to_string(studyId) + " in " + storePath.string() +
-                ": `ayar-cli study list` shows the studies there");
+    throw MessageError({MessageText::StudyNotInStore, {std::to_string(studyId), storePath.string()}});
   }
-  return studyFromJson(stored->spec, "study " + std::to_string(studyId) + " in the store");
+  return studyFromJson(stored->spec,
+                       Message{MessageText::StudySourceStored, {std::to_string(studyId)}}.asArgument());
 }
 
 StudyRecommendation StudyRunner::recommend(const StudySpec& study, const std::vector<StudyCell>& cells,
@@ -344,9 +342,8 @@ void StudyRunner::run() {
       }
       const StudyConfiguration* configuration = findConfiguration(configurations, name);
       if (!configuration) {
-        throw Error("study " + std::to_string(m_studyId) + ": cell " +
-                    std::to_string(cells[group.front()].index) + " names the configuration \"" + name +
-                    "\", which the study does not have");
+        throw MessageError({MessageText::StudyCellConfiguration,
+                            {std::to_string(m_studyId), std::to_string(cells[group.front()].index), name}});
       }
       runConfiguration(study, *configuration, cells, group, total);
     }
@@ -421,8 +418,8 @@ void StudyRunner::runConfiguration(const StudySpec& study, const StudyConfigurat
     StudyCell& cell = cells[index];
     const ProfileSpec* profile = findProfile(study, cell);
     if (!profile) {
-      throw Error("study " + std::to_string(m_studyId) + ": cell " + std::to_string(cell.index) +
-                  " names the profile \"" + cell.profile + "\", which the study does not have");
+      throw MessageError({MessageText::StudyCellProfile,
+                          {std::to_string(m_studyId), std::to_string(cell.index), cell.profile}});
     }
     cell.status = CellStatus::Running;
     store.updateStudyCell(m_studyId, cell);

@@ -19,10 +19,16 @@ using nlohmann::json;
 // Reads a study's fields; every failure names the source and the field.
 class StudyReader {
  public:
-  explicit StudyReader(std::string source) : m_source(std::move(source)) {}
+  explicit StudyReader(MessageArgument source) : m_source(std::move(source)) {}
 
-  [[noreturn]] void fail(const std::string& field, const std::string& what) const {
-    throw Error(m_source + ": " + field + ": " + what);
+  [[noreturn]] void fail(const std::string& field, MessageArgument what) const {
+    throw MessageError({MessageText::FieldProblem, {m_source, field, std::move(what)}});
+  }
+  [[noreturn]] void fail(const std::string& field, const Message& what) const {
+    fail(field, what.asArgument());
+  }
+  [[noreturn]] void fail(const std::string& field, const std::exception& error) const {
+    fail(field, errorArgument(error));
   }
 
   void onlyKeys(const json& object, const std::string& field, const std::set<std::string>& keys) const {
@@ -31,19 +37,20 @@ class StudyReader {
       std::string known;
       for (const auto& name : keys)
         known += (known.empty() ? "" : ", ") + name;
-      fail(field.empty() ? key : field + "." + key, "unknown field (known: " + known + ")");
+      fail(field.empty() ? key : field + "." + key, Message{MessageText::StudyFieldUnknown, {known}});
     }
   }
 
   std::string string(const json& object, const std::string& field, const char* key, bool required) const {
     const std::string where = field.empty() ? key : field + "." + key;
     if (!object.contains(key) || object.at(key).is_null()) {
-      if (required) fail(where, "is missing");
+      if (required) fail(where, Message{MessageText::StudyFieldMissing, {}});
       return {};
     }
-    if (!object.at(key).is_string()) fail(where, "must be a string, not " + object.at(key).dump());
+    if (!object.at(key).is_string())
+      fail(where, Message{MessageText::StudyFieldNotString, {object.at(key).dump()}});
     std::string text = object.at(key).get<std::string>();
-    if (required && text.empty()) fail(where, "is empty");
+    if (required && text.empty()) fail(where, Message{MessageText::StudyFieldEmpty, {}});
     checkPrintable(where, text);
     return text;
   }
@@ -56,8 +63,7 @@ class StudyReader {
       if ((byte < 0x20 && !(paragraphs && byte == '\n')) || byte == 0x7F) {
         char code[8];
         std::snprintf(code, sizeof code, "\\x%02X", byte);
-        fail(where, "holds a control character (" + std::string(code) + " at byte " + std::to_string(i) +
-                        "); names and titles are one line of text");
+        fail(where, Message{MessageText::StudyFieldControlCharacter, {std::string(code), std::to_string(i)}});
       }
     }
   }
@@ -72,10 +78,11 @@ class StudyReader {
       checkPrintable(where, out["en"], std::string_view(key) == "goal");
       return out;
     }
-    if (!value.is_object()) fail(where, "must be a string or {\"en\": ..., \"tr\": ...}");
+    if (!value.is_object()) fail(where, Message{MessageText::StudyTextShape, {}});
     for (const auto& [language, words] : value.items()) {
-      if (language != "en" && language != "tr") fail(where + "." + language, "use the languages en and tr");
-      if (!words.is_string()) fail(where + "." + language, "must be a string");
+      if (language != "en" && language != "tr")
+        fail(where + "." + language, Message{MessageText::StudyTextLanguage, {}});
+      if (!words.is_string()) fail(where + "." + language, Message{MessageText::StudyTextNotString, {}});
       out[language] = words.get<std::string>();
       checkPrintable(where + "." + language, out[language], std::string_view(key) == "goal");
     }
@@ -86,9 +93,9 @@ class StudyReader {
     try {
       return value.get<EngineSpec>();
     } catch (const Error& error) {
-      fail(field, error.what());
+      fail(field, error);
     } catch (const json::exception& error) {
-      fail(field, error.what());
+      fail(field, error);
     }
   }
 
@@ -96,18 +103,18 @@ class StudyReader {
     std::vector<EngineFlag> out;
     if (!object.contains(key)) return out;
     const std::string where = field + "." + key;
-    if (!object.at(key).is_array()) fail(where, "must be a list of flags");
+    if (!object.at(key).is_array()) fail(where, Message{MessageText::StudyFlagsNotList, {}});
     std::size_t index = 0;
     for (const auto& item : object.at(key)) {
       const std::string at = where + "[" + std::to_string(index++) + "]";
       try {
         EngineFlag flag = item.get<EngineFlag>();
         if (flag.name.empty() || (!flag.raw && flag.name.front() != '-'))
-          fail(at, "a flag name must start with a dash, like \"--max-num-seqs\"");
+          fail(at, Message{MessageText::StudyFlagDash, {}});
         out.push_back(std::move(flag));
       } catch (const Error& error) {
-        if (std::string(error.what()).rfind(m_source, 0) == 0) throw;
-        fail(at, error.what());
+        if (std::string(error.what()).rfind(m_source.english, 0) == 0) throw;
+        fail(at, error);
       }
     }
     return out;
@@ -118,32 +125,32 @@ class StudyReader {
       try {
         return loadProfile(value.get<std::string>());
       } catch (const Error& error) {
-        fail(field, error.what());
+        fail(field, error);
       }
     }
-    if (!value.is_object()) fail(field, "must be a profile name or a profile object");
+    if (!value.is_object()) fail(field, Message{MessageText::StudyProfileShape, {}});
     ProfileSpec profile;
     try {
       from_json(value, profile);
       profile.validate();
     } catch (const Error& error) {
-      fail(field, error.what());
+      fail(field, error);
     }
-    if (profile.name.empty()) fail(field + ".name", "an inline profile needs a name");
+    if (profile.name.empty()) fail(field + ".name", Message{MessageText::StudyInlineProfileName, {}});
     return profile;
   }
 
   std::vector<ProfileSpec> profiles(const json& object, const char* key, bool required) const {
     std::vector<ProfileSpec> out;
     if (!object.contains(key)) {
-      if (required) fail(key, "is missing: list the profiles to run (names or objects)");
+      if (required) fail(key, Message{MessageText::StudyProfilesMissing, {}});
       return out;
     }
-    if (!object.at(key).is_array()) fail(key, "must be a list of profile names or objects");
+    if (!object.at(key).is_array()) fail(key, Message{MessageText::StudyProfilesNotList, {}});
     std::size_t index = 0;
     for (const auto& item : object.at(key))
       out.push_back(profile(item, std::string(key) + "[" + std::to_string(index++) + "]"));
-    if (required && out.empty()) fail(key, "is empty: list at least one profile");
+    if (required && out.empty()) fail(key, Message{MessageText::StudyProfilesEmpty, {}});
     return out;
   }
 
@@ -151,12 +158,12 @@ class StudyReader {
     if (!object.contains(key) || object.at(key).is_null()) return std::nullopt;
     const json& value = object.at(key);
     if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() <= 0.0)
-      fail(field + "." + key, "must be a positive number of milliseconds, not " + value.dump());
+      fail(field + "." + key, Message{MessageText::StudyMilliseconds, {value.dump()}});
     return value.get<double>();
   }
 
  private:
-  std::string m_source;
+  MessageArgument m_source;
 };
 
 json textJson(const LocalizedText& text) {
@@ -212,35 +219,40 @@ std::vector<StudyConfiguration> StudySpec::configurations() const {
 }
 
 void StudySpec::validate() const {
-  const std::string source = "study \"" + name + "\"";
-  if (name.empty()) throw Error("study: \"name\" is empty; give the study a name");
+  const MessageArgument source = Message{MessageText::StudySourceNamed, {name}}.asArgument();
+  const auto problem = [&](const std::string& field, MessageArgument what) {
+    return MessageError({MessageText::FieldProblem, {source, field, std::move(what)}});
+  };
+  if (name.empty()) throw MessageError({MessageText::StudyNameEmpty, {}});
   std::set<std::string> names{baselineName};
   try {
     baseline.validate();
   } catch (const Error& error) {
-    throw Error(source + ": baseline.engine: " + error.what());
+    throw problem("baseline.engine", errorArgument(error));
   }
   for (std::size_t i = 0; i < variants.size(); ++i) {
-    const std::string field = source + ": variants[" + std::to_string(i) + "]";
-    if (variants[i].name.empty()) throw Error(field + ".name: is empty");
+    const std::string field = "variants[" + std::to_string(i) + "]";
+    if (variants[i].name.empty())
+      throw problem(field + ".name", Message{MessageText::StudyFieldEmpty, {}}.asArgument());
     if (!names.insert(variants[i].name).second)
-      throw Error(field + ".name: \"" + variants[i].name + "\" is used twice; names must be unique");
+      throw problem(field + ".name", Message{MessageText::StudyNameTwice, {variants[i].name}}.asArgument());
     try {
       variants[i].resolve(baseline).validate();
     } catch (const Error& error) {
-      throw Error(field + ": " + error.what());
+      throw problem(field, errorArgument(error));
     }
   }
-  if (profiles.empty()) throw Error(source + ": profiles: list at least one profile");
+  if (profiles.empty()) throw problem("profiles", Message{MessageText::StudyProfilesNone, {}}.asArgument());
   std::set<std::string> profileNames;
   for (const auto* list : {&profiles, &followUpProfiles}) {
     for (const ProfileSpec& profile : *list) {
       profile.validate();
       if (list == &profiles && !profileNames.insert(profile.name).second)
-        throw Error(source + ": profiles: \"" + profile.name + "\" is listed twice");
+        throw problem("profiles", Message{MessageText::StudyProfileTwice, {profile.name}}.asArgument());
     }
   }
-  if (warmupRequests < 0) throw Error(source + ": warmup_requests: must not be negative");
+  if (warmupRequests < 0)
+    throw problem("warmup_requests", Message{MessageText::StudyNotNegative, {}}.asArgument());
 }
 
 nlohmann::json studyToJson(const StudySpec& study) {
@@ -278,9 +290,9 @@ nlohmann::json studyToJson(const StudySpec& study) {
   return out;
 }
 
-StudySpec studyFromJson(const nlohmann::json& root, const std::string& source) {
+StudySpec studyFromJson(const nlohmann::json& root, const MessageArgument& source) {
   const StudyReader reader(source);
-  if (!root.is_object()) throw Error(source + ": a study must be a JSON object");
+  if (!root.is_object()) throw MessageError({MessageText::StudyNotObject, {source}});
   reader.onlyKeys(root, "",
                   {"name", "title", "goal", "baseline", "variants", "profiles", "follow_up_profiles",
                    "deciding_figure", "slo", "warmup_requests", "tokenizer", "hardware"});
@@ -290,52 +302,53 @@ StudySpec studyFromJson(const nlohmann::json& root, const std::string& source) {
   study.goal = reader.text(root, "", "goal");
 
   if (!root.contains("baseline") || !root.at("baseline").is_object())
-    reader.fail("baseline",
-                "is missing: give {\"engine\": {...}} with the baseline's engine, model and flags");
+    reader.fail("baseline", Message{MessageText::StudyBaselineMissing, {}});
   const json& baseline = root.at("baseline");
   reader.onlyKeys(baseline, "baseline", {"name", "title", "engine"});
   const std::string baselineName = reader.string(baseline, "baseline", "name", false);
   if (!baselineName.empty()) study.baselineName = baselineName;
   study.baselineTitle = reader.text(baseline, "baseline", "title");
-  if (!baseline.contains("engine")) reader.fail("baseline.engine", "is missing");
+  if (!baseline.contains("engine"))
+    reader.fail("baseline.engine", Message{MessageText::StudyFieldMissing, {}});
   study.baseline = reader.engine(baseline.at("engine"), "baseline.engine");
 
   std::set<std::string> names{study.baselineName};
   if (root.contains("variants")) {
-    if (!root.at("variants").is_array()) reader.fail("variants", "must be a list");
+    if (!root.at("variants").is_array()) reader.fail("variants", Message{MessageText::StudyNotList, {}});
     std::size_t index = 0;
     for (const auto& item : root.at("variants")) {
       const std::string field = "variants[" + std::to_string(index++) + "]";
-      if (!item.is_object()) reader.fail(field, "must be an object with a name and flags or an engine");
+      if (!item.is_object()) reader.fail(field, Message{MessageText::StudyVariantShape, {}});
       reader.onlyKeys(item, field,
                       {"name", "title", "group", "group_title", "add_flags", "remove_flags", "engine"});
       StudyVariant variant;
       variant.name = reader.string(item, field, "name", true);
       if (!names.insert(variant.name).second)
-        reader.fail(field + ".name", "\"" + variant.name + "\" is used twice; names must be unique");
+        reader.fail(field + ".name", Message{MessageText::StudyNameTwice, {variant.name}});
       variant.title = reader.text(item, field, "title");
       variant.group = reader.string(item, field, "group", false);
       variant.groupTitle = reader.text(item, field, "group_title");
       variant.addFlags = reader.flags(item, field, "add_flags");
       if (item.contains("remove_flags")) {
         if (!item.at("remove_flags").is_array())
-          reader.fail(field + ".remove_flags", "must be a list of flag names");
+          reader.fail(field + ".remove_flags", Message{MessageText::StudyRemoveFlagsShape, {}});
         for (const auto& name : item.at("remove_flags")) {
-          if (!name.is_string()) reader.fail(field + ".remove_flags", "must be a list of flag names");
+          if (!name.is_string())
+            reader.fail(field + ".remove_flags", Message{MessageText::StudyRemoveFlagsShape, {}});
           variant.removeFlags.push_back(name.get<std::string>());
         }
       }
       if (item.contains("engine")) {
         if (!variant.addFlags.empty() || !variant.removeFlags.empty())
-          reader.fail(field, "give either \"engine\" (a whole engine) or add_flags/remove_flags, not both");
+          reader.fail(field, Message{MessageText::StudyEngineOrFlags, {}});
         variant.engine = reader.engine(item.at("engine"), field + ".engine");
       }
       if (!variant.engine && variant.addFlags.empty() && variant.removeFlags.empty())
-        reader.fail(field, "changes nothing: give add_flags, remove_flags or an engine");
+        reader.fail(field, Message{MessageText::StudyVariantChangesNothing, {}});
       try {
         variant.resolve(study.baseline).validate();
       } catch (const Error& error) {
-        reader.fail(field, error.what());
+        reader.fail(field, error);
       }
       study.variants.push_back(std::move(variant));
     }
@@ -346,7 +359,7 @@ StudySpec studyFromJson(const nlohmann::json& root, const std::string& source) {
   for (std::size_t i = 0; i < study.profiles.size(); ++i) {
     if (!profileNames.insert(study.profiles[i].name).second)
       reader.fail("profiles[" + std::to_string(i) + "]",
-                  "\"" + study.profiles[i].name + "\" is listed twice");
+                  Message{MessageText::StudyProfileTwice, {study.profiles[i].name}});
   }
   study.followUpProfiles = reader.profiles(root, "follow_up_profiles", false);
 
@@ -355,23 +368,23 @@ StudySpec studyFromJson(const nlohmann::json& root, const std::string& source) {
     try {
       study.decidingFigure = parseRunFigure(key);
     } catch (const Error& error) {
-      reader.fail("deciding_figure", error.what());
+      reader.fail("deciding_figure", error);
     }
   }
   if (root.contains("slo")) {
     const json& slo = root.at("slo");
-    if (!slo.is_object()) reader.fail("slo", "must be an object like {\"ttft_ms\": 200, \"tpot_ms\": 50}");
+    if (!slo.is_object()) reader.fail("slo", Message{MessageText::StudySloShape, {}});
     reader.onlyKeys(slo, "slo", {"ttft_ms", "tpot_ms", "e2el_ms"});
     study.slo.ttftMs = reader.milliseconds(slo, "slo", "ttft_ms");
     study.slo.tpotMs = reader.milliseconds(slo, "slo", "tpot_ms");
     study.slo.e2elMs = reader.milliseconds(slo, "slo", "e2el_ms");
   }
   if (study.decidingFigure == RunFigure::RequestGoodput && !study.slo.any())
-    reader.fail("deciding_figure", "request_goodput needs an \"slo\" to count the requests that meet it");
+    reader.fail("deciding_figure", Message{MessageText::StudyGoodputNeedsSlo, {}});
   if (root.contains("warmup_requests")) {
     const json& warmup = root.at("warmup_requests");
     if (!warmup.is_number_integer() || warmup.get<long long>() < 0 || warmup.get<long long>() > 100000)
-      reader.fail("warmup_requests", "must be a whole number from 0 to 100000, not " + warmup.dump());
+      reader.fail("warmup_requests", Message{MessageText::StudyWarmupRange, {warmup.dump()}});
     study.warmupRequests = warmup.get<int>();
   }
   study.tokenizer = reader.string(root, "", "tokenizer", false);
@@ -388,21 +401,20 @@ StudySpec loadStudy(const std::string& nameOrPath) {
     std::string known;
     for (const auto& name : listStudyPresets())
       known += (known.empty() ? "" : ", ") + name;
-    throw Error("no study named \"" + nameOrPath + "\"; the studies are: " + known +
-                " (or give the path of a study JSON file)");
+    throw MessageError({MessageText::StudyUnknown, {nameOrPath, known}});
   }
   if (std::filesystem::is_directory(file))
     throw MessageError(
         {MessageText::InputIsFolder, {file.string(), Message{MessageText::InputKindStudy, {}}.asArgument()}});
   std::ifstream in(file);
-  if (!in) throw Error("cannot read the study file " + file.string() + ": check the path");
+  if (!in) throw MessageError({MessageText::StudyFileUnreadable, {file.string()}});
   json root;
   try {
     root = json::parse(in);
   } catch (const json::exception& error) {
-    throw Error("the study file " + file.string() + " is not valid JSON: " + error.what());
+    throw MessageError({MessageText::StudyFileNotJson, {file.string(), std::string(error.what())}});
   }
-  return studyFromJson(root, "study file " + file.string());
+  return studyFromJson(root, Message{MessageText::StudySourceFile, {file.string()}}.asArgument());
 }
 
 std::vector<std::string> listStudyPresets() {

@@ -10,6 +10,7 @@
 #include "core/engines/engine_spec.h"
 #include "core/metrics/run_figure.h"
 #include "core/metrics/run_summary.h"
+#include "core/report/message_text.h"
 #include "core/study/profile_spec.h"
 
 namespace ayar {
@@ -74,9 +75,9 @@ struct StudySpec {
 // The study file format (resources/studies/*.json); see docs/STUDIES.md. Profiles are written whole
 // (inline), so that a stored study does not depend on the profile files it was made from.
 nlohmann::json studyToJson(const StudySpec& study);
-// Parses a study; `source` names the file in errors ("study file smoke.json: variants[1].add_flags[0]:
-// ..."). Profiles named by a string are loaded from resources/profiles.
-StudySpec studyFromJson(const nlohmann::json& json, const std::string& source);
+// Parses a study; `source` names the file in errors, in each language ("study file smoke.json:
+// variants[1].add_flags[0]: ..."). Profiles named by a string are loaded from resources/profiles.
+StudySpec studyFromJson(const nlohmann::json& json, const MessageArgument& source);
 
 // A study by name (resources/studies/<name>.json) or by path (anything with a '/' or ending in .json).
 StudySpec loadStudy(const std::string& nameOrPath);

@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "core/error.h"
+#include "core/report/message_text.h"
 #include "core/tokenizer/byte_level.h"
 #include "core/tokenizer/byte_pair_encoder.h"
 #include "core/tokenizer/nfc.h"
@@ -159,8 +160,11 @@ struct Tokenizer::Impl {
 
 namespace {
 
-[[noreturn]] void fail(const std::filesystem::path& file, const std::string& what) {
-  throw Error("tokenizer file " + file.string() + ": " + what);
+[[noreturn]] void fail(const std::filesystem::path& file, MessageArgument what) {
+  throw MessageError({MessageText::TokenizerContent, {file.string(), std::move(what)}});
+}
+[[noreturn]] void fail(const std::filesystem::path& file, const Message& what) {
+  fail(file, what.asArgument());
 }
 
 const Json* member(const Json& object, const char* name) {
@@ -191,7 +195,7 @@ void readNormalizer(const std::filesystem::path& file, const Json& normalizer, T
     for (const Json& step : *steps)
       readNormalizer(file, step, impl);
   } else {
-    fail(file, "normalizer " + type + " is not supported (only NFC, or a Sequence of it)");
+    fail(file, Message{MessageText::TokenizerNormalizerUnsupported, {type}});
   }
 }
 
@@ -245,9 +249,9 @@ void readPreTokenizer(const std::filesystem::path& file, const Json& preTokenize
 }
 
 void readDecoder(const std::filesystem::path& file, const Json& decoder) {
-  if (decoder.is_null()) fail(file, "has no decoder; only the ByteLevel decoder is supported");
+  if (decoder.is_null()) fail(file, Message{MessageText::TokenizerNoDecoder, {}});
   const std::string type = typeOf(file, decoder, "decoder");
-  if (type != "ByteLevel") fail(file, "decoder " + type + " is not supported (only ByteLevel)");
+  if (type != "ByteLevel") fail(file, Message{MessageText::TokenizerDecoderUnsupported, {type}});
 }
 
 void setToken(Tokenizer::Impl& impl, TokenId id, std::string_view bytes, TokenKind kind) {
@@ -263,7 +267,7 @@ void readModel(const std::filesystem::path& file, TokenizerFile& contents, Token
   if (!modelSettings || !modelSettings->is_object()) fail(file, "has no \"model\" object");
   const Json& model = *modelSettings;
   const std::string type = typeOf(file, model, "model");
-  if (type != "BPE") fail(file, "model type " + type + " is not supported (only byte-level BPE)");
+  if (type != "BPE") fail(file, Message{MessageText::TokenizerModelUnsupported, {type}});
   if (flag(model, "byte_fallback")) fail(file, "BPE model with byte_fallback true is not supported");
   for (const char* affix : {"continuing_subword_prefix", "end_of_word_suffix"}) {
     const Json* value = member(model, affix);
@@ -466,9 +470,7 @@ std::shared_ptr<const Tokenizer> Tokenizer::load(const std::filesystem::path& pa
   const bool isDirectory = std::filesystem::is_directory(path, ec);
   const std::filesystem::path file = isDirectory ? path / "tokenizer.json" : path;
   if (!std::filesystem::is_regular_file(file, ec)) {
-    throw Error(
-        "tokenizer file " + file.string() +
-        " does not exist; pass a tokenizer.json or a folder holding one (scripts/setup.sh fetches Qwen3's)");
+    throw MessageError({MessageText::TokenizerMissing, {file.string()}});
   }
   auto impl = std::make_unique<Impl>();
   impl->source = file;
@@ -476,7 +478,7 @@ std::shared_ptr<const Tokenizer> Tokenizer::load(const std::filesystem::path& pa
     TokenizerFile contents;
     readTokenizerFile(file, contents);
     const Json& root = contents.settings;
-    if (!root.is_object()) fail(file, "is not a JSON object");
+    if (!root.is_object()) fail(file, Message{MessageText::TokenizerNotObject, {}});
     readModel(file, contents, *impl);
     readAddedTokens(file, root, *impl);
     readNormalizer(file, root.value("normalizer", Json()), *impl);
@@ -514,8 +516,8 @@ std::string Tokenizer::decode(std::span<const TokenId> ids, bool skipSpecialToke
   std::string bytes;
   for (TokenId id : ids) {
     if (!m_impl->contains(id)) {
-      throw Error("cannot decode token id " + std::to_string(id) + ": it is not in the vocabulary of " +
-                  m_impl->source.string() + " (" + std::to_string(vocabSize()) + " ids)");
+      throw MessageError({MessageText::TokenizerUnknownId,
+                          {std::to_string(id), m_impl->source.string(), std::to_string(vocabSize())}});
     }
     if (skipSpecialTokens && m_impl->kindOf(id) == TokenKind::kSpecial) continue;
     bytes.append(m_impl->bytesOf(id));

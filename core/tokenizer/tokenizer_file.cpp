@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "core/error.h"
+#include "core/report/message_text.h"
 #include "core/tokenizer/utf8.h"
 
 namespace ayar {
@@ -14,13 +15,13 @@ using Json = nlohmann::json;
 
 std::string readBytes(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
-  if (!in)
-    throw Error("cannot open tokenizer file " + file.string() + "; check the path and its permissions");
+  if (!in) throw MessageError({MessageText::TokenizerCannotOpen, {file.string()}});
   in.seekg(0, std::ios::end);
   const std::streamoff size = in.tellg();
   in.seekg(0, std::ios::beg);
   std::string bytes(size > 0 ? static_cast<std::size_t>(size) : 0, '\0');
-  if (size > 0 && !in.read(bytes.data(), size)) throw Error("cannot read tokenizer file " + file.string());
+  if (size > 0 && !in.read(bytes.data(), size))
+    throw MessageError({MessageText::TokenizerCannotRead, {file.string()}});
   return bytes;
 }
 
@@ -59,11 +60,11 @@ class TokenizerJsonReader {
   static constexpr int kMaxDepth = 256;
 
   [[noreturn]] void fail(const std::string& what) const {
-    throw Error("tokenizer file " + m_file.string() + " is not valid JSON (at byte " +
-                std::to_string(m_p - m_begin) + ": " + what + ")");
+    throw MessageError(
+        {MessageText::TokenizerNotJsonAt, {m_file.string(), std::to_string(m_p - m_begin), what}});
   }
   [[noreturn]] void failContent(const std::string& what) const {
-    throw Error("tokenizer file " + m_file.string() + ": " + what);
+    throw MessageError({MessageText::TokenizerContent, {m_file.string(), what}});
   }
 
   void skipWhitespace() {
@@ -343,7 +344,7 @@ class TokenizerJsonReader {
 void readTokenizerFile(const std::filesystem::path& file, TokenizerFile& out) {
   out.text = readBytes(file);
   // Strings are taken byte for byte, so the whole file is checked for UTF-8 once, up front.
-  if (!utf8::isValid(out.text)) throw Error("tokenizer file " + file.string() + " is not valid UTF-8");
+  if (!utf8::isValid(out.text)) throw MessageError({MessageText::TokenizerNotUtf8, {file.string()}});
   TokenizerJsonReader(out, file).read();
 }
 
@@ -352,7 +353,7 @@ nlohmann::json readJsonFile(const std::filesystem::path& file) {
   try {
     return Json::parse(bytes);
   } catch (const Json::parse_error& e) {
-    throw Error("tokenizer file " + file.string() + " is not valid JSON (" + e.what() + ")");
+    throw MessageError({MessageText::TokenizerNotJson, {file.string(), std::string(e.what())}});
   }
 }
 

@@ -30,6 +30,33 @@ TEST(MessageText, EveryMessageHasBothLanguagesWithTheSameArguments) {
   }
 }
 
+// A row with words of its own (not only placeholders, punctuation and quoted names such as "value")
+// is written anew in Turkish, not copied from the English.
+TEST(MessageText, EveryRowWithWordsIsWrittenInTurkish) {
+  const std::regex notWords(R"(\{[0-9]+\}|"[^"]*"|'[^']*'|[^A-Za-z])");
+  for (int i = 0; i < static_cast<int>(MessageText::Count_); ++i) {
+    const auto id = static_cast<MessageText>(i);
+    const std::string en(messageText(id, ReportLanguage::English));
+    const std::string tr(messageText(id, ReportLanguage::Turkish));
+    if (std::regex_replace(en, notWords, "").empty()) continue;
+    EXPECT_NE(en, tr) << "row " << i << " is English in both languages: " << en;
+  }
+}
+
+// The check above would pass a table that skipped the rule for every row; it must see rows with
+// words, and some rows without them (which say only what their arguments say).
+TEST(MessageText, TheWordCheckSeesBothKindsOfRow) {
+  const std::regex notWords(R"(\{[0-9]+\}|"[^"]*"|'[^']*'|[^A-Za-z])");
+  int withWords = 0;
+  int withoutWords = 0;
+  for (int i = 0; i < static_cast<int>(MessageText::Count_); ++i) {
+    const std::string en(messageText(static_cast<MessageText>(i), ReportLanguage::English));
+    (std::regex_replace(en, notWords, "").empty() ? withoutWords : withWords)++;
+  }
+  EXPECT_GT(withWords, 200);
+  EXPECT_GE(withoutWords, 3);  // StageLines, FieldProblem, StoreDetails, ...
+}
+
 TEST(MessageText, PlaceholdersAreFilledAndOtherBracesStay) {
   EXPECT_EQ(fillPlaceholders("{0} needs {\"a\": {1}} not {0}", {"x", "2"}), "x needs {\"a\": 2} not x");
   EXPECT_EQ(fillPlaceholders("{} and {x} stay", {}), "{} and {x} stay");
@@ -55,6 +82,16 @@ TEST(MessageText, AMessageErrorIsEnglishToWhatAndItsLanguageToErrorText) {
               "uç nokta hazır değil (HTTP 503); 5 sn sonra yeniden denenecek");
   }
   EXPECT_EQ(errorText(Error("plain"), ReportLanguage::Turkish), "plain");
+}
+
+TEST(MessageText, AnErrorWrappedInAnotherKeepsItsTurkish) {
+  const MessageError inner({MessageText::ProfileTopP, {}});
+  const MessageError outer({MessageText::ProfileFileProblem, {std::string("p.json"), errorArgument(inner)}});
+  EXPECT_STREQ(outer.what(), "in the profile file p.json: --top-p must be in (0, 1]");
+  EXPECT_EQ(errorText(outer, ReportLanguage::Turkish),
+            "p.json profil dosyasında: --top-p (0, 1] aralığında olmalı");
+  EXPECT_EQ(errorArgument(Error("plain")).turkish, "plain");
+  EXPECT_EQ(decimalArgument("0.500000").turkish, "0,500000");
 }
 
 }  // namespace
