@@ -1,5 +1,5 @@
 // tokenizer.json loading (Tokenizer::load on a folder holding the input as tokenizer.json). A bad
-// file is an ayar::Error naming it; a file that loads encodes and decodes.
+// file is an ayar::Error naming it; a file that loads encodes any text and decodes what it encoded.
 #include <cstddef>
 #include <cstdint>
 
@@ -18,13 +18,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                       "a tokenizer.json error names the file");
     return 0;
   }
+  // A loaded tokenizer has a token for every byte, so any text encodes, and its ids decode.
   for (const char* text :
-       {"Hello, world! 123", "Merhaba dünya: ığüşöç İĞÜŞÖÇ", "<|im_start|>user\n\xE4\xBD\xA0"}) {
-    try {
-      (void)tokenizer->decode(tokenizer->encode(text));
-    } catch (const ayar::Error&) {
-      // A vocabulary without some bytes cannot say every text; it refuses, as the loader's contract allows.
-    }
-  }
+       {"Hello, world! 123", "Merhaba dünya: ığüşöç İĞÜŞÖÇ", "<|im_start|>user\n\xE4\xBD\xA0"})
+    (void)tokenizer->decode(tokenizer->encode(text));
   return 0;
 }
