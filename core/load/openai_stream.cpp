@@ -128,6 +128,9 @@ class JsonScanner {
       const char* runStart = m_pos;
       while (m_pos < m_end && isPlainStringByte(*m_pos))
         ++m_pos;
+      // JSON is UTF-8: a server that sends other bytes sent no JSON, as vLLM's client also finds.
+      if (!utf8::isValid(std::string_view(runStart, static_cast<std::size_t>(m_pos - runStart))))
+        return fail("invalid UTF-8 inside a string");
       if (out) out->append(runStart, m_pos);
       if (m_pos >= m_end) return fail("unterminated string");
       const char c = *m_pos++;
@@ -233,7 +236,8 @@ class JsonScanner {
     const char* cursor = start;
     while (cursor < m_end && isPlainStringByte(*cursor))
       ++cursor;
-    if (cursor < m_end && *cursor == '"') {
+    if (cursor < m_end && *cursor == '"' &&
+        utf8::isValid(std::string_view(start, static_cast<std::size_t>(cursor - start)))) {
       value = std::string_view(start, static_cast<std::size_t>(cursor - start));
       m_pos = cursor + 1;
       return true;

@@ -25,7 +25,7 @@ struct StreamChunk {
 // Reads one chunk with a small scanner made for this shape (it runs once per chunk): strings are
 // unescaped exactly, \u escapes (surrogate pairs included) become UTF-8, a lone surrogate becomes
 // U+FFFD, everything else is skipped but still checked. Returns false when `json` is not valid JSON
-// or not an object; `problem` then says why.
+// (bytes that are not UTF-8 in a string included) or not an object; `problem` then says why.
 bool parseStreamChunk(std::string_view json, StreamChunk& chunk, std::string& problem);
 
 // True for the `[DONE]` sentinel that ends an OpenAI stream.

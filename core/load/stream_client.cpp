@@ -142,9 +142,9 @@ std::string headerLines(const StreamClientConfig& config) {
   std::vector<std::pair<std::string, std::string>> headers{
       {"User-Agent", "ayar"}, {"Accept", "*/*"}, {"Content-Type", "application/json"}};
   if (!config.apiKey.empty()) headers.emplace_back("Authorization", "Bearer " + config.apiKey);
-  for (const auto& [name, value] : config.headers) {
-    std::erase_if(headers, [&](const auto& header) { return sameHeaderName(header.first, name); });
-    headers.emplace_back(name, value);
+  for (const auto& given : config.headers) {
+    std::erase_if(headers, [&](const auto& header) { return sameHeaderName(header.first, given.first); });
+    headers.push_back(given);
   }
   std::string lines;
   for (const auto& [name, value] : headers)

@@ -550,7 +550,7 @@ std::vector<RunOutcome> BenchmarkRun::runStages() {
       const std::string reason = records.empty() ? "no answer" : records.front().error;
       const auto retryAt = std::chrono::steady_clock::now() + std::chrono::seconds(5);
       if (m_cancelled || !spec.readyCheckTimeoutS || retryAt >= deadline) {
-        throw MessageError({MessageText::RunTestRequestFailed, {shownUrl + endpoint, reason}});
+        throw MessageError({MessageText::RunTestRequestFailed, {shownUrl + config.endpointPath, reason}});
       }
       stage({MessageText::StageNotReady, {reason}});
       while (std::chrono::steady_clock::now() < retryAt && !m_cancelled)

@@ -339,6 +339,8 @@ float f16ToFloat(std::uint16_t bits) {
 void convertToFloat32(const SafetensorsTensor& tensor, std::span<float> out) {
   const auto count = static_cast<std::size_t>(tensor.elementCount());
   assert(out.size() == count);
+  // An empty tensor is valid safetensors; its spans may be null, which memcpy must never be given.
+  if (count == 0) return;
   const std::byte* src = tensor.bytes.data();
   switch (tensor.dtype) {
     case SafetensorsDType::kF32:

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "core/tokenizer/utf8.h"
 #include "engine/server/json_text.h"
 
 namespace ayar::engine {
@@ -31,8 +32,10 @@ ApiError ApiError::unavailable(std::string message) {
 }
 
 std::string ApiError::toJson() const {
+  // A message may quote the request, and a JSON parser's message can end inside a character of it
+  // ("last read: '\xC3'"): the body stays UTF-8, so that it is JSON.
   std::string json = R"({"error":{"message":)";
-  appendJsonString(json, message);
+  appendJsonString(json, utf8::replaceInvalid(message));
   json += R"(,"type":)";
   appendJsonString(json, type);
   json += R"(,"param":)";

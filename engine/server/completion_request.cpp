@@ -402,7 +402,7 @@ CompletionRequest parseCompletionRequest(ApiRoute route, std::string_view body,
   json document;
   try {
     document = json::parse(body);
-  } catch (const json::parse_error& error) {
+  } catch (const json::exception& error) {  // a parse error, or a number past a double's range
     throw ApiError::badRequest(std::string("The request body is not valid JSON: ") + error.what());
   } catch (const json::out_of_range& error) {
     throwNumberOverflow(body, error);

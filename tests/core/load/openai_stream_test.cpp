@@ -101,6 +101,29 @@ TEST(StreamChunk, InvalidJsonIsRejectedWithAReason) {
   EXPECT_EQ(problem, "nested too deeply");
 }
 
+// JSON is UTF-8: a chunk with other bytes in a string (in text that is read, a key, or a value that
+// is skipped) is not JSON, as a full parser and vLLM's client find. Found by fuzz/stream_chunk.cpp.
+TEST(StreamChunk, InvalidUtf8InAStringIsRejected) {
+  for (const char* bad :
+       {"{\"id\":\"chatcmpl-1\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"\\ud83d\\ude00 "
+        "\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\\u0130stanbul\"}}]}",
+        "{\"choices\":[{\"text\":\"a\xc3\"}]}", "{\"ch\xe9\":1}", "{\"model\":\"\xed\xa0\x80\"}",
+        "{\"object\":\"err\xc0\xafor\"}"}) {
+    StreamChunk chunk;
+    std::string problem;
+    EXPECT_FALSE(parseStreamChunk(bad, chunk, problem)) << bad;
+    EXPECT_EQ(problem, "invalid UTF-8 inside a string") << bad;
+    EXPECT_TRUE(nlohmann::json::parse(bad, nullptr, false).is_discarded()) << bad;
+  }
+  const StreamChunk read = parse("{\"choices\":[{\"text\":\"\xc3\xa7\xf0\x9f\x98\x80\"}]}");
+  EXPECT_EQ(read.text, "\xc3\xa7\xf0\x9f\x98\x80");
+
+  OpenAiStreamReader reader;
+  reader.feed("data: {\"choices\":[{\"text\":\"\xfe\"}]}\n\n", 0.1);
+  EXPECT_TRUE(reader.failed());
+  EXPECT_TRUE(reader.text().empty());
+}
+
 // Random chunks written by nlohmann::json (the reference) must read back to the same text and usage.
 TEST(StreamChunk, AgreesWithAFullJsonParserOnRandomChunks) {
   std::mt19937 random(42);

@@ -88,6 +88,26 @@ TEST(Safetensors, ConvertsF16IncludingSubnormalsAndInfinity) {
   EXPECT_TRUE(std::isinf(values[4]));
 }
 
+// A tensor with no elements is valid: it opens and converts to nothing, with no copy from or into a
+// null span (undefined behaviour that UBSan reports). Found by fuzz/safetensors.cpp.
+TEST(Safetensors, ConvertsAnEmptyTensorToNothing) {
+  test::TempDir dir;
+  writeRaw(dir / "e.safetensors",
+           R"({"empty":{"dtype":"F32","shape":[0,5],"data_offsets":[0,0]},)"
+           R"("half":{"dtype":"F16","shape":[0],"data_offsets":[0,0]}})",
+           "");
+  const auto file = SafetensorsFile::open(dir / "e.safetensors");
+  for (const char* name : {"empty", "half"}) {
+    const SafetensorsTensor* tensor = file->find(name);
+    ASSERT_TRUE(tensor) << name;
+    EXPECT_EQ(tensor->elementCount(), 0) << name;
+    EXPECT_TRUE(tensor->bytes.empty()) << name;
+    std::vector<float> values;
+    EXPECT_NO_THROW(convertToFloat32(*tensor, values)) << name;
+    EXPECT_TRUE(values.empty()) << name;
+  }
+}
+
 TEST(Safetensors, Bf16RoundsToNearestEven) {
   EXPECT_EQ(floatToBf16(1.0f), 0x3f80);
   EXPECT_EQ(bf16ToFloat(floatToBf16(3.140625f)), 3.140625f);  // representable exactly
