@@ -402,10 +402,10 @@ CompletionRequest parseCompletionRequest(ApiRoute route, std::string_view body,
   json document;
   try {
     document = json::parse(body);
-  } catch (const json::exception& error) {  // a parse error, or a number past a double's range
-    throw ApiError::badRequest(std::string("The request body is not valid JSON: ") + error.what());
-  } catch (const json::out_of_range& error) {
+  } catch (const json::out_of_range& error) {  // a number past a double's range: named by its field
     throwNumberOverflow(body, error);
+  } catch (const json::exception& error) {
+    throw ApiError::badRequest(std::string("The request body is not valid JSON: ") + error.what());
   }
   if (!document.is_object()) {
     throw ApiError::badRequest("The request body must be a JSON object, got " + typeName(document) + ".");
