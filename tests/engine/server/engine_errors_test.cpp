@@ -61,8 +61,8 @@ TEST(EngineErrors, BadRequestsGetTheirStatusAndTheServerKeepsServing) {
   // The JSON parser's message quotes the body up to a byte inside a character (found by fuzzing).
   expectError(httpPost(completions, "{\"prompt\": [198, \xc7\x98yte707]}"), 400, "not valid JSON",
               "malformed JSON cut inside a character");
-  expectError(httpPost(completions, R"({"prompt": [151e644]})"), 400, "number overflow",
-              "number out of range");
+  expectError(httpPost(completions, R"({"prompt": [151e644]})"), 400,
+              "'prompt[0]' is 151e644, a number too large", "number out of range");
   expectError(httpPost(completions, R"({"prompt": ["a", "b"]})"), 400, "one request per prompt",
               "two prompts");
   expectError(httpPost(completions, R"({"prompt": "x", "n": 3})"), 400, "n must be 1", "n=3");
