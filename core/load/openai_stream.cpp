@@ -452,6 +452,10 @@ void OpenAiStreamReader::feed(std::string_view bytes, double arrivalS) {
   if (m_parser.overflowed() && m_error.empty()) {
     m_error = "a stream event was larger than " + std::to_string(SseParser::kMaxEventBytes >> 20) + " MiB";
   }
+  noteForeignLine();
+}
+
+void OpenAiStreamReader::noteForeignLine() {
   if (!m_parser.foreignLine().empty() && m_error.empty()) {
     m_error = "protocol error: the stream holds a line that is not a server-sent event: \"" +
               escapedExcerpt(m_parser.foreignLine()) + "\"";
@@ -460,6 +464,8 @@ void OpenAiStreamReader::feed(std::string_view bytes, double arrivalS) {
 
 void OpenAiStreamReader::onEvent(std::string_view data, double arrivalS) {
   ++m_eventCount;
+  // A foreign line before this event ends the reading here, however the body was cut into reads.
+  noteForeignLine();
   if (m_sawDone || !m_error.empty()) return;
   if (data.find_first_not_of(" \t\r\n") == std::string_view::npos) return;  // empty events carry nothing
   if (isDoneMarker(data)) {

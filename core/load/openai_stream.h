@@ -66,6 +66,7 @@ class OpenAiStreamReader {
 
  private:
   void onEvent(std::string_view data, double arrivalS);
+  void noteForeignLine();
 
   SseParser m_parser;
   StreamChunk m_chunk;  // reused so that steady-state chunks allocate nothing

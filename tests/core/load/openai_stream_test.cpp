@@ -216,6 +216,28 @@ TEST(OpenAiStreamReader, InvalidJsonFailsTheStreamNamingTheEvent) {
   EXPECT_NE(reader.error().find("{not json}"), std::string::npos) << reader.error();
 }
 
+TEST(OpenAiStreamReader, ALineThatIsNotAnEventIsAProtocolErrorWhereverTheReadsAreCut) {
+  // Found by fuzzing: the error must stop the reading at the same event however the body arrives.
+  const std::string body =
+      "data: {\"choices\":[{\"text\":\"a\"}]}\n\n\x0b\x1b[31mjunk\ndata: "
+      "{\"choices\":[{\"text\":\"b\"}]}\n\n";
+  OpenAiStreamReader whole;
+  whole.feed(body, 0.1);
+  EXPECT_TRUE(whole.failed());
+  EXPECT_EQ(
+      whole.error(),
+      "protocol error: the stream holds a line that is not a server-sent event: \"\\x0B\\x1B[31mjunk\"");
+  for (std::size_t cut = 1; cut < body.size(); ++cut) {
+    OpenAiStreamReader pieces;
+    pieces.feed(std::string_view(body).substr(0, cut), 0.1);
+    pieces.feed(std::string_view(body).substr(cut), 0.2);
+    EXPECT_EQ(pieces.error(), whole.error()) << cut;
+    EXPECT_EQ(pieces.text(), whole.text()) << cut;
+    EXPECT_EQ(pieces.chunkTimesS().size(), whole.chunkTimesS().size()) << cut;
+  }
+  EXPECT_EQ(whole.text(), "a");
+}
+
 TEST(OpenAiStreamReader, EmptyEventsAndEventsAfterDoneAreIgnored) {
   OpenAiStreamReader reader;
   reader.feed("data:\n\ndata: {\"choices\":[{\"text\":\"a\"}]}\n\ndata: [DONE]\n\n", 0.1);
