@@ -39,13 +39,11 @@ class TempFolder {
 // sees them (lengths 1 to 64, some of them 0), so that a state that spans two reads is exercised.
 std::vector<std::string_view> slices(std::string_view bytes, std::uint8_t seed);
 
-// How deeply arrays and objects nest in `text` read as JSON (brackets inside strings do not count).
-std::size_t jsonNestingDepth(std::string_view text);
-
-// The result importers and the secret scrubber refuse JSON nested deeper than their depth limit (a
-// document deep enough overflows the stack of nlohmann's recursive writer and of the scrubber), so
-// their targets skip inputs nested deeper than this, by rule: the fuzzer's time goes to what they read.
-inline constexpr std::size_t kImportJsonDepthLimit = 1000;
+// The secret scrubber no longer recurses, but its target parses and compares whole documents with
+// nlohmann, whose writer and comparison recurse: it skips inputs nested deeper than this, by rule, so
+// that the fuzzer's time goes to the scrubber. The importers refuse deep files themselves (core's
+// json_input::requireDepthAtMost), so their targets read every input.
+inline constexpr std::size_t kScrubberJsonDepthLimit = 1000;
 
 // Stops the fuzzer with `what` when `condition` fails: a property of a parser that must hold whatever
 // the input (libFuzzer reports the abort as a crash and keeps the input).

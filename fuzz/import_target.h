@@ -15,7 +15,6 @@
 namespace ayar::fuzz {
 
 inline void importResultFile(const std::uint8_t* data, std::size_t size, const char* fileName) {
-  if (jsonNestingDepth(asText(data, size)) > kImportJsonDepthLimit) return;
   const std::filesystem::path file = TempFolder::instance().write(fileName, asText(data, size));
   try {
     for (const ImportedRun& run : readImportedRuns(file))

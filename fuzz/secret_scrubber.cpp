@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 
+#include "core/error.h"
+#include "core/report/json_input.h"
 #include "fuzz/fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -16,7 +18,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string scrubbedText = ayar::scrubSecretsInText(text);
   check(ayar::scrubSecretsInText(scrubbedText) == scrubbedText, "scrubSecretsInText is idempotent");
 
-  if (ayar::fuzz::jsonNestingDepth(text) > ayar::fuzz::kImportJsonDepthLimit) return 0;
+  try {
+    ayar::json_input::requireDepthAtMost(text, "fuzz input", ayar::fuzz::kScrubberJsonDepthLimit);
+  } catch (const ayar::Error&) {
+    return 0;
+  }
   const nlohmann::json value = nlohmann::json::parse(text, nullptr, false);
   if (value.is_discarded()) return 0;
   const nlohmann::json scrubbed = ayar::scrubSecrets(value);
