@@ -3,6 +3,10 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <thread>
+
+#include "core/store/result_store.h"
+
 namespace ayar::test {
 
 CliProcess::CliProcess(const std::vector<std::string>& args, const std::filesystem::path& logPath,
@@ -45,6 +49,20 @@ CliResult runCli(const std::vector<std::string>& args, const std::filesystem::pa
   result.exitCode = cli.wait(timeout);
   result.output = cli.output();
   return result;
+}
+
+void waitForStoredRequests(const std::filesystem::path& store, std::size_t count, CliProcess& cli) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (std::filesystem::exists(store)) {
+      ResultStore reader(store);
+      const auto runs = reader.listRuns();
+      if (!runs.empty() && reader.loadRequests(runs.front().id).size() >= count) return;
+    }
+    ASSERT_TRUE(cli.process().isRunning()) << cli.output();
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));  // polling another process's file
+  }
+  FAIL() << "no requests reached the store:\n" << cli.output();
 }
 
 }  // namespace ayar::test

@@ -37,4 +37,8 @@ CliResult runCli(const std::vector<std::string>& args, const std::filesystem::pa
                  std::chrono::seconds timeout = std::chrono::seconds(120),
                  const std::filesystem::path& workingDirectory = {});
 
+// Waits until the newest run in `store` holds at least `count` finished requests; fails the test when
+// `cli` exits first, or after a minute.
+void waitForStoredRequests(const std::filesystem::path& store, std::size_t count, CliProcess& cli);
+
 }  // namespace ayar::test

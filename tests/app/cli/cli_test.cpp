@@ -19,6 +19,7 @@ namespace ayar {
 namespace {
 
 using test::runCli;
+using test::waitForStoredRequests;
 
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
@@ -149,21 +150,6 @@ TEST(AyarCli, BenchPrintsTheBlockStoresTheRunAndRunsCommandsReadIt) {
   const auto missing = runCli({"runs", "show", "99", "--store", store}, dir / "missing.log");
   EXPECT_EQ(missing.exitCode, 1);
   EXPECT_TRUE(contains(missing.output, "no run 99"));
-}
-
-// Waits until the store holds at least `count` finished requests of its newest run.
-void waitForStoredRequests(const std::filesystem::path& store, std::size_t count, test::CliProcess& cli) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (std::filesystem::exists(store)) {
-      ResultStore reader(store);
-      const auto runs = reader.listRuns();
-      if (!runs.empty() && reader.loadRequests(runs.front().id).size() >= count) return;
-    }
-    ASSERT_TRUE(cli.process().isRunning()) << cli.output();
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));  // polling another process's file
-  }
-  FAIL() << "no requests reached the store:\n" << cli.output();
 }
 
 // 200 requests at 5 req/s against `server`: a run that is still going when the test stops it.

@@ -11,7 +11,6 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
-#include <thread>
 
 #include "app/cli/terminal_text.h"
 #include "core/store/result_store.h"
@@ -22,6 +21,7 @@ namespace ayar {
 namespace {
 
 using test::runCli;
+using test::waitForStoredRequests;
 
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
@@ -47,20 +47,6 @@ pid_t enginePid(int port) {
   }
   ::closedir(proc);
   return found;
-}
-
-void waitForStoredRequests(const std::filesystem::path& store, std::size_t count, test::CliProcess& cli) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (std::filesystem::exists(store)) {
-      ResultStore reader(store);
-      const auto runs = reader.listRuns();
-      if (!runs.empty() && reader.loadRequests(runs.front().id).size() >= count) return;
-    }
-    ASSERT_TRUE(cli.process().isRunning()) << cli.output();
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));  // polling another process's file
-  }
-  FAIL() << "no requests reached the store:\n" << cli.output();
 }
 
 // Runs ayar-cli with its stdout and stderr on a pseudo-terminal, as a person at a terminal runs it;
