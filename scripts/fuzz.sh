@@ -8,8 +8,10 @@
 #   scripts/fuzz.sh 600             every target, 10 minutes each
 #   scripts/fuzz.sh 60 sse_parser   the named targets only
 #
-# AYAR_BUILD_JOBS limits the build's parallel jobs (default: every core). docs/FUZZING.md says how to
-# run one target by hand and how to reproduce a crash.
+# AYAR_BUILD_JOBS limits the build's parallel jobs (default: every core). AYAR_FUZZ_MAX_RUNS stops a
+# target after that many executions even if its seconds are not up (the long run's bar is ten million
+# executions or an hour a target: `AYAR_FUZZ_MAX_RUNS=10000000 scripts/fuzz.sh 3600`). docs/FUZZING.md
+# says how to run one target by hand and how to reproduce a crash.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,6 +21,13 @@ if ! [[ "$seconds" =~ ^[1-9][0-9]*$ ]]; then
   exit 2
 fi
 shift || true
+max_runs=${AYAR_FUZZ_MAX_RUNS:-}
+if [ -n "$max_runs" ] && ! [[ "$max_runs" =~ ^[1-9][0-9]*$ ]]; then
+  echo "fuzz.sh: AYAR_FUZZ_MAX_RUNS is the executions after which a target stops (a whole number above 0), not '$max_runs'." >&2
+  exit 2
+fi
+runs_flag=()
+[ -n "$max_runs" ] && runs_flag=(-runs="$max_runs")
 
 say() { printf 'fuzz: %s\n' "$*" >&2; }
 
@@ -51,7 +60,7 @@ for target in "${targets[@]}"; do
   # does not stop by itself.
   set +e
   timeout --kill-after=10 $((seconds + 120)) "$bin/fuzz_$target" -max_total_time="$seconds" -timeout=20 \
-    -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="build/fuzz/artifacts/$target/" \
+    -rss_limit_mb=2048 -print_final_stats=1 "${runs_flag[@]}" -artifact_prefix="build/fuzz/artifacts/$target/" \
     "$work/$target" >"$log" 2>&1
   rc=$?
   set -e
@@ -70,4 +79,4 @@ if [ ${#failed[@]} -gt 0 ]; then
   say "docs/FUZZING.md says how to reproduce one."
   exit 1
 fi
-say "every target ran ${seconds} s without a finding"
+say "every target ran (up to ${seconds} s${max_runs:+ or ${max_runs} executions}) without a finding"
