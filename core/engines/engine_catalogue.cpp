@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/engines/json_type_name.h"
 #include "core/engines/resources_dir.h"
 #include "core/error.h"
 #include "core/report/message_text.h"
@@ -123,30 +124,32 @@ class TemplateReader {
  public:
   explicit TemplateReader(std::string source) : m_source(std::move(source)) {}
 
-  [[noreturn]] void fail(const std::string& where, const std::string& what) const {
-    throw Error(m_source + ": " + (where.empty() ? "" : where + ": ") + what);
+  // `where` is the place in the file ("flags[2] (--port)"), empty for the file as a whole.
+  [[noreturn]] void fail(const std::string& where, const Message& what) const {
+    if (where.empty()) throw MessageError({MessageText::TemplateProblem, {m_source, what.asArgument()}});
+    throw MessageError({MessageText::FieldProblem, {m_source, where, what.asArgument()}});
   }
 
   void onlyKeys(const json& object, const std::string& where, const std::set<std::string>& keys) const {
     for (const auto& [key, value] : object.items()) {
       if (!keys.count(key)) {
         std::vector<std::string> known(keys.begin(), keys.end());
-        fail(where, "unknown field \"" + key + "\" (known: " + joined(known) + ").");
+        fail(where, {MessageText::TemplateFieldUnknown, {key, joined(known)}});
       }
     }
   }
 
   std::string string(const json& object, const std::string& where, const char* key, bool required) const {
     if (!object.contains(key) || object.at(key).is_null()) {
-      if (required) fail(where, "\"" + std::string(key) + "\" is missing.");
+      if (required) fail(where, {MessageText::TemplateFieldMissing, {key}});
       return {};
     }
     const json& value = object.at(key);
     if (!value.is_string()) {
-      fail(where, "\"" + std::string(key) + "\" must be a string, not " + value.type_name() + ".");
+      fail(where, {MessageText::TemplateFieldNotString, {key, jsonTypeName(value)}});
     }
     std::string text = value.get<std::string>();
-    if (required && text.empty()) fail(where, "\"" + std::string(key) + "\" is empty.");
+    if (required && text.empty()) fail(where, {MessageText::TemplateFieldEmpty, {key}});
     return text;
   }
 
@@ -155,14 +158,14 @@ class TemplateReader {
     if (value.is_boolean()) return value.get<bool>() ? "true" : "false";
     if (value.is_number_integer()) return std::to_string(value.get<long long>());
     if (value.is_number()) return formatNumber(value.get<double>());
-    fail(where, "\"" + field + "\" must be a string, a number or true/false, not " + value.type_name() + ".");
+    fail(where, {MessageText::TemplateFieldNotScalar, {field, jsonTypeName(value)}});
   }
 
   std::vector<std::string> stringList(const json& object, const std::string& where, const char* key) const {
     std::vector<std::string> list;
     if (!object.contains(key)) return list;
     const json& value = object.at(key);
-    if (!value.is_array()) fail(where, "\"" + std::string(key) + "\" must be a list.");
+    if (!value.is_array()) fail(where, {MessageText::TemplateFieldNotList, {key}});
     for (const auto& item : value)
       list.push_back(scalar(item, where, key));
     return list;
@@ -173,14 +176,13 @@ class TemplateReader {
     std::size_t position = 0;
     while ((position = text.find('{', position)) != std::string::npos) {
       const std::size_t close = text.find('}', position);
-      if (close == std::string::npos)
-        fail(where, "\"" + text + "\" opens a placeholder with { but never closes it.");
+      if (close == std::string::npos) fail(where, {MessageText::TemplatePlaceholderOpen, {text}});
       const std::string name = text.substr(position + 1, close - position - 1);
       if (!kPlaceholders.count(name)) {
         std::vector<std::string> known;
         for (const auto& placeholder : kPlaceholders)
           known.push_back("{" + placeholder + "}");
-        fail(where, "unknown placeholder {" + name + "} (known: " + joined(known) + ").");
+        fail(where, {MessageText::TemplatePlaceholderUnknown, {name, joined(known)}});
       }
       seen.insert(name);
       position = close + 1;
@@ -189,14 +191,14 @@ class TemplateReader {
 
   FlagSpec flag(const json& object, std::size_t index) const {
     std::string where = "flags[" + std::to_string(index) + "]";
-    if (!object.is_object()) fail(where, "must be an object with name, type and description.");
+    if (!object.is_object()) fail(where, {MessageText::TemplateFlagShape, {}});
     FlagSpec flag;
     flag.name = string(object, where, "name", true);
     where += " (" + flag.name + ")";
     onlyKeys(object, where,
              {"name", "aliases", "type", "choices", "choices_open", "min", "max", "pattern", "default",
               "false_flag", "description", "vllm_flag", "group"});
-    if (flag.name.front() != '-') fail(where, "\"name\" must start with a dash.");
+    if (flag.name.front() != '-') fail(where, {MessageText::TemplateFlagDash, {"name"}});
     flag.aliases = stringList(object, where, "aliases");
 
     static const std::map<std::string, FlagType> types = {
@@ -204,51 +206,51 @@ class TemplateReader {
         {"string", FlagType::String}, {"choice", FlagType::Choice}, {"json", FlagType::Json}};
     const std::string type = string(object, where, "type", true);
     const auto found = types.find(type);
-    if (found == types.end())
-      fail(where, "\"type\" is \"" + type + "\"; use bool, int, float, string, choice or json.");
+    if (found == types.end()) fail(where, {MessageText::TemplateFlagType, {type}});
     flag.type = found->second;
 
     flag.choices = stringList(object, where, "choices");
     if (flag.type == FlagType::Choice && flag.choices.empty())
-      fail(where, "a choice flag needs a non-empty \"choices\" list.");
+      fail(where, {MessageText::TemplateChoicesNeeded, {}});
     if (flag.type != FlagType::Choice && !flag.choices.empty())
-      fail(where, "\"choices\" is only for type choice.");
+      fail(where, {MessageText::TemplateOnlyFor, {"choices", "choice"}});
     if (object.contains("choices_open")) {
-      if (!object.at("choices_open").is_boolean()) fail(where, "\"choices_open\" must be true or false.");
+      if (!object.at("choices_open").is_boolean())
+        fail(where, {MessageText::TemplateFieldNotBoolean, {"choices_open"}});
       flag.choicesOpen = object.at("choices_open").get<bool>();
     }
     for (const char* key : {"min", "max"}) {
       if (!object.contains(key)) continue;
       if (flag.type != FlagType::Int && flag.type != FlagType::Float) {
-        fail(where, "\"" + std::string(key) + "\" is only for int and float flags.");
+        fail(where, {MessageText::TemplateOnlyFor, {key, "int / float"}});
       }
-      if (!object.at(key).is_number()) fail(where, "\"" + std::string(key) + "\" must be a number.");
+      if (!object.at(key).is_number()) fail(where, {MessageText::TemplateFieldNotNumber, {key}});
       (std::string(key) == "min" ? flag.min : flag.max) = object.at(key).get<double>();
     }
-    if (flag.min && flag.max && *flag.min > *flag.max) fail(where, "\"min\" is larger than \"max\".");
+    if (flag.min && flag.max && *flag.min > *flag.max) fail(where, {MessageText::TemplateMinAboveMax, {}});
     flag.pattern = string(object, where, "pattern", false);
     if (!flag.pattern.empty()) {
-      if (flag.type != FlagType::String) fail(where, "\"pattern\" is only for string flags.");
+      if (flag.type != FlagType::String) fail(where, {MessageText::TemplateOnlyFor, {"pattern", "string"}});
       try {
         std::regex check(flag.pattern);
       } catch (const std::regex_error& error) {
-        fail(where, "\"pattern\" is not a valid regular expression: " + std::string(error.what()));
+        fail(where, {MessageText::TemplatePatternInvalid, {std::string(error.what())}});
       }
     }
     flag.falseFlag = string(object, where, "false_flag", false);
     if (!flag.falseFlag.empty()) {
-      if (flag.type != FlagType::Bool) fail(where, "\"false_flag\" is only for bool flags.");
-      if (flag.falseFlag.front() != '-') fail(where, "\"false_flag\" must start with a dash.");
+      if (flag.type != FlagType::Bool) fail(where, {MessageText::TemplateOnlyFor, {"false_flag", "bool"}});
+      if (flag.falseFlag.front() != '-') fail(where, {MessageText::TemplateFlagDash, {"false_flag"}});
     }
     if (object.contains("default") && !object.at("default").is_null()) {
       flag.defaultValue = scalar(object.at("default"), where, "default");
       std::optional<Message> warning;
       if (auto problem = checkValue(flag, flag.name, *flag.defaultValue, warning)) {
-        fail(where, "\"default\" does not fit the flag: " + problem->in(ReportLanguage::English));
+        fail(where, {MessageText::TemplateDefaultMisfits, {problem->asArgument()}});
       }
     }
     if (!object.contains("description") || !object.at("description").is_object()) {
-      fail(where, "\"description\" must be an object with \"en\" and \"tr\" texts.");
+      fail(where, {MessageText::TemplateDescriptionShape, {}});
     }
     const json& description = object.at("description");
     onlyKeys(description, where + ": description", {"en", "tr"});
@@ -260,7 +262,7 @@ class TemplateReader {
   }
 
   EngineTemplate read(const json& root) const {
-    if (!root.is_object()) fail("", "an engine template must be a JSON object.");
+    if (!root.is_object()) fail("", {MessageText::TemplateNotObject, {}});
     onlyKeys(root, "",
              {"name", "display_name", "executable", "args", "health_path", "api_key_env", "devices",
               "startup_timeout_s", "complete_catalogue", "docs_url", "flags", "description"});
@@ -271,7 +273,7 @@ class TemplateReader {
     result.description = string(root, "", "description", false);
 
     if (!root.contains("args") || !root.at("args").is_array()) {
-      fail("args", "must be a list of arguments (strings, or lists of strings for optional groups).");
+      fail("args", {MessageText::TemplateArgsShape, {}});
     }
     std::set<std::string> placeholders;
     std::size_t index = 0;
@@ -283,11 +285,11 @@ class TemplateReader {
       } else if (item.is_array() && !item.empty()) {
         group.optional = true;
         for (const auto& argument : item) {
-          if (!argument.is_string()) fail(where, "an optional group holds strings only.");
+          if (!argument.is_string()) fail(where, {MessageText::TemplateGroupStringsOnly, {}});
           group.arguments.push_back(argument.get<std::string>());
         }
       } else {
-        fail(where, "must be a string, or a non-empty list of strings (an optional group).");
+        fail(where, {MessageText::TemplateArgumentShape, {}});
       }
       for (const auto& argument : group.arguments)
         checkPlaceholders(argument, where, placeholders);
@@ -295,30 +297,30 @@ class TemplateReader {
     }
     // The launcher must be able to tell the engine which model and port, or it cannot find it.
     for (const char* required : {"model", "port"}) {
-      if (!placeholders.count(required))
-        fail("args", "must use the {" + std::string(required) + "} placeholder.");
+      if (!placeholders.count(required)) fail("args", {MessageText::TemplateArgsNeedPlaceholder, {required}});
     }
 
     result.healthPath = string(root, "", "health_path", false);
     if (result.healthPath.empty()) result.healthPath = "/health";
-    if (result.healthPath.front() != '/') fail("health_path", "must start with /, like \"/health\".");
+    if (result.healthPath.front() != '/') fail("health_path", {MessageText::TemplateHealthPath, {}});
     result.apiKeyEnv = string(root, "", "api_key_env", false);
     result.devices = stringList(root, "", "devices");
     if (root.contains("startup_timeout_s")) {
       const json& timeout = root.at("startup_timeout_s");
       if (!timeout.is_number_integer() || timeout.get<long long>() < 1) {
-        fail("startup_timeout_s", "must be a whole number of seconds, at least 1.");
+        fail("startup_timeout_s", {MessageText::TemplateStartupTimeout, {}});
       }
       result.startupTimeout = std::chrono::seconds(timeout.get<long long>());
     }
     if (root.contains("complete_catalogue")) {
-      if (!root.at("complete_catalogue").is_boolean()) fail("complete_catalogue", "must be true or false.");
+      if (!root.at("complete_catalogue").is_boolean())
+        fail("", {MessageText::TemplateFieldNotBoolean, {"complete_catalogue"}});
       result.completeCatalogue = root.at("complete_catalogue").get<bool>();
     }
     result.docsUrl = string(root, "", "docs_url", false);
 
     if (!root.contains("flags") || !root.at("flags").is_array())
-      fail("flags", "must be a list of flag descriptions.");
+      fail("flags", {MessageText::TemplateFlagsShape, {}});
     std::map<std::string, std::string> spellings;  // every spelling -> the flag it belongs to
     index = 0;
     for (const auto& item : root.at("flags")) {
@@ -329,7 +331,7 @@ class TemplateReader {
       for (const auto& name : names) {
         if (const auto other = spellings.find(name); other != spellings.end()) {
           fail("flags[" + std::to_string(index) + "] (" + flag.name + ")",
-               name + " is already used by " + other->second + ".");
+               {MessageText::TemplateSpellingTaken, {name, other->second}});
         }
         spellings[name] = flag.name;
       }

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/engines/engine_catalogue.h"
+#include "core/engines/json_type_name.h"
 #include "core/error.h"
 #include "core/report/message_text.h"
 
@@ -19,26 +20,6 @@ using nlohmann::json;
 // Where in a spec an error is, in each language ("engine spec", "motor tanımı").
 MessageArgument specContext() {
   return Message{MessageText::SpecContext, {}}.asArgument();
-}
-
-// A JSON value's type as a person reads it ("number", "sayı").
-MessageArgument jsonTypeName(const json& value) {
-  switch (value.type()) {
-    case json::value_t::number_integer:
-    case json::value_t::number_unsigned:
-    case json::value_t::number_float:
-      return Message{MessageText::JsonTypeNumber, {}}.asArgument();
-    case json::value_t::object:
-      return Message{MessageText::JsonTypeObject, {}}.asArgument();
-    case json::value_t::array:
-      return Message{MessageText::JsonTypeArray, {}}.asArgument();
-    case json::value_t::string:
-      return Message{MessageText::JsonTypeString, {}}.asArgument();
-    case json::value_t::boolean:
-      return Message{MessageText::JsonTypeBoolean, {}}.asArgument();
-    default:
-      return std::string(value.type_name());
-  }
 }
 
 std::string requireString(const json& object, const char* key, const MessageArgument& context) {

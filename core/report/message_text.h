@@ -274,6 +274,37 @@ enum class MessageText {
   CatalogueListFailed,     // {0}: the folder, {1}: the system's words
   CatalogueEmpty,          // {0}: the folder
   CatalogueUnknownEngine,  // {0}: the name, {1}: the engines
+  // What is wrong inside an engine template file (TemplateReader): the last part of FieldProblem
+  // ({0}: the file, {1}: where in it), or of TemplateProblem when it is the file as a whole.
+  TemplateProblem,             // {0}: the file, {1}: what is wrong
+  TemplateFieldUnknown,        // {0}: the field, {1}: the known fields
+  TemplateFieldMissing,        // {0}: the field
+  TemplateFieldNotString,      // {0}: the field, {1}: the JSON type
+  TemplateFieldEmpty,          // {0}: the field
+  TemplateFieldNotScalar,      // {0}: the field, {1}: the JSON type
+  TemplateFieldNotList,        // {0}: the field
+  TemplateFieldNotBoolean,     // {0}: the field
+  TemplateFieldNotNumber,      // {0}: the field
+  TemplatePlaceholderOpen,     // {0}: the argument
+  TemplatePlaceholderUnknown,  // {0}: the placeholder, {1}: the known ones
+  TemplateFlagShape,
+  TemplateFlagDash,  // {0}: the field ("name" or "false_flag")
+  TemplateFlagType,  // {0}: the type as written
+  TemplateChoicesNeeded,
+  TemplateOnlyFor,  // {0}: the field, {1}: the flag types it is for
+  TemplateMinAboveMax,
+  TemplatePatternInvalid,  // {0}: the regular expression library's words
+  TemplateDefaultMisfits,  // {0}: what is wrong with it
+  TemplateDescriptionShape,
+  TemplateNotObject,
+  TemplateArgsShape,
+  TemplateGroupStringsOnly,
+  TemplateArgumentShape,
+  TemplateArgsNeedPlaceholder,  // {0}: the placeholder
+  TemplateHealthPath,
+  TemplateStartupTimeout,
+  TemplateFlagsShape,
+  TemplateSpellingTaken,  // {0}: the spelling, {1}: the flag that has it
   // ---- The tokenizer (message_rows_tokenizer.inc) ----
   // Tokenizer files (tokenizer.json) and ids; details of an unsupported file stay as written.
   TokenizerMissing,     // {0}: the file

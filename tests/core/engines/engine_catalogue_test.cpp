@@ -12,6 +12,7 @@
 
 #include "core/engines/resources_dir.h"
 #include "core/error.h"
+#include "core/report/message_text.h"
 #include "tests/support/test_env.h"
 
 namespace ayar {
@@ -56,6 +57,15 @@ std::string messageOf(const std::function<void()>& action) {
     action();
   } catch (const Error& error) {
     return error.what();
+  }
+  return "(no error)";
+}
+
+std::string turkishMessageOf(const std::function<void()>& action) {
+  try {
+    action();
+  } catch (const Error& error) {
+    return errorText(error, ReportLanguage::Turkish);
   }
   return "(no error)";
 }
@@ -173,46 +183,59 @@ TEST(EngineCatalogue, TemplateErrorsNameTheFileAndTheField) {
   struct Case {
     std::function<void(json&)> breakIt;
     std::string expected;
+    std::string expectedTurkish;
   };
   const std::vector<Case> cases = {
-      {[](json& t) { t.erase("executable"); }, "\"executable\" is missing"},
-      {[](json& t) { t["executable"] = 5; }, "\"executable\" must be a string"},
-      {[](json& t) { t["name"] = "other"; }, "\"name\" is \"other\" but the file is broken.json"},
+      {[](json& t) { t.erase("executable"); }, "\"executable\" is missing", "\"executable\" eksik"},
+      {[](json& t) { t["executable"] = 5; }, "\"executable\" must be a string",
+       "\"executable\" metin olmalı, sayı değil"},
+      {[](json& t) { t["name"] = "other"; }, "\"name\" is \"other\" but the file is broken.json",
+       "\"name\" alanı \"other\", dosyanın adı ise broken.json"},
       {[](json& t) {
          t["args"] = {"serve", "{modle}", "{port}"};
        },
-       "args[1]: unknown placeholder {modle}"},
+       "args[1]: unknown placeholder {modle}", "args[1]: bilinmeyen yer tutucu {modle}"},
       {[](json& t) {
          t["args"] = {"serve", "{model"};
        },
-       "never closes it"},
+       "never closes it", "hiç kapatmıyor"},
       {[](json& t) {
          t["args"] = {"serve", "{model}"};
        },
-       "must use the {port} placeholder"},
-      {[](json& t) { t["args"].push_back(json::array()); }, "args[4]: must be a string, or a non-empty list"},
-      {[](json& t) { t["health_path"] = "health"; }, "health_path: must start with /"},
-      {[](json& t) { t["startup_timeout_s"] = 0; }, "startup_timeout_s: must be a whole number"},
-      {[](json& t) { t["tpyo"] = 1; }, "unknown field \"tpyo\""},
-      {[](json& t) { t["flags"][0]["type"] = "integer"; }, "flags[0] (--batch): \"type\" is \"integer\""},
-      {[](json& t) { t["flags"][0]["type"] = "choice"; }, "flags[0] (--batch): a choice flag needs"},
-      {[](json& t) { t["flags"][0]["choices"] = {"1"}; }, "\"choices\" is only for type choice"},
-      {[](json& t) { t["flags"][0]["default"] = 0; },
-       "flags[0] (--batch): \"default\" does not fit the flag"},
+       "must use the {port} placeholder", "args: {port} yer tutucusunu kullanmalı"},
+      {[](json& t) { t["args"].push_back(json::array()); }, "args[4]: must be a string, or a non-empty list",
+       "args[4]: bir metin ya da boş olmayan"},
+      {[](json& t) { t["health_path"] = "health"; }, "health_path: must start with /",
+       "health_path: / ile başlamalı"},
+      {[](json& t) { t["startup_timeout_s"] = 0; }, "startup_timeout_s: must be a whole number",
+       "startup_timeout_s: en az 1 olan"},
+      {[](json& t) { t["tpyo"] = 1; }, "unknown field \"tpyo\"", "bilinmeyen alan \"tpyo\""},
+      {[](json& t) { t["flags"][0]["type"] = "integer"; }, "flags[0] (--batch): \"type\" is \"integer\"",
+       "flags[0] (--batch): \"type\" alanı \"integer\""},
+      {[](json& t) { t["flags"][0]["type"] = "choice"; }, "flags[0] (--batch): a choice flag needs",
+       "flags[0] (--batch): choice türündeki bir bayrak"},
+      {[](json& t) { t["flags"][0]["choices"] = {"1"}; }, "\"choices\" is only for choice flags",
+       "\"choices\" yalnızca choice bayrakları içindir"},
+      {[](json& t) { t["flags"][0]["default"] = 0; }, "flags[0] (--batch): \"default\" does not fit the flag",
+       "flags[0] (--batch): \"default\" değeri bayrağa uymuyor: --batch için 0 verilmiş"},
       {[](json& t) { t["flags"][0]["description"].erase("tr"); },
-       "flags[0] (--batch): description: \"tr\" is missing"},
-      {[](json& t) { t["flags"][0]["name"] = "batch"; }, "\"name\" must start with a dash"},
-      {[](json& t) { t["flags"][0]["false_flag"] = "--no-batch"; }, "\"false_flag\" is only for bool flags"},
-      {[](json& t) { t["flags"][0]["min"] = "one"; }, "\"min\" must be a number"},
-      {[](json& t) { t["flags"][0]["max"] = 0; }, "\"min\" is larger than \"max\""},
+       "flags[0] (--batch): description: \"tr\" is missing", "flags[0] (--batch): description: \"tr\" eksik"},
+      {[](json& t) { t["flags"][0]["name"] = "batch"; }, "\"name\" must start with a dash",
+       "\"name\" tireyle başlamalı"},
+      {[](json& t) { t["flags"][0]["false_flag"] = "--no-batch"; }, "\"false_flag\" is only for bool flags",
+       "\"false_flag\" yalnızca bool bayrakları içindir"},
+      {[](json& t) { t["flags"][0]["min"] = "one"; }, "\"min\" must be a number", "\"min\" bir sayı olmalı"},
+      {[](json& t) { t["flags"][0]["max"] = 0; }, "\"min\" is larger than \"max\"",
+       "\"min\", \"max\" değerinden büyük"},
       {[](json& t) { t["flags"].push_back(t["flags"][0]); },
-       "flags[1] (--batch): --batch is already used by --batch"},
+       "flags[1] (--batch): --batch is already used by --batch",
+       "flags[1] (--batch): --batch zaten --batch tarafından kullanılıyor"},
       {[](json& t) {
          t["flags"][0]["type"] = "string";
          t["flags"][0].erase("min");
          t["flags"][0]["pattern"] = "([";
        },
-       "\"pattern\" is not a valid regular expression"},
+       "\"pattern\" is not a valid regular expression", "\"pattern\" geçerli bir düzenli ifade değil"},
   };
   for (const auto& c : cases) {
     json broken = minimalTemplate("broken");
@@ -222,6 +245,11 @@ TEST(EngineCatalogue, TemplateErrorsNameTheFileAndTheField) {
     EXPECT_NE(message.find((dir / "broken.json").string()), std::string::npos) << message;
     EXPECT_NE(message.find(c.expected), std::string::npos)
         << "expected \"" << c.expected << "\" in: " << message;
+    const std::string turkish =
+        turkishMessageOf([&] { (void)EngineCatalogue::loadFile(dir / "broken.json"); });
+    EXPECT_NE(turkish.find((dir / "broken.json").string()), std::string::npos) << turkish;
+    EXPECT_NE(turkish.find(c.expectedTurkish), std::string::npos)
+        << "expected \"" << c.expectedTurkish << "\" in: " << turkish;
   }
   std::ofstream(dir / "broken.json") << "{\"name\": \"broken\",";
   const std::string message = messageOf([&] { (void)EngineCatalogue::loadFile(dir / "broken.json"); });
