@@ -320,6 +320,46 @@ enum class MessageText {
   TokenizerNoDecoder,
   TokenizerDecoderUnsupported,  // {0}: the decoder
   TokenizerUnknownId,           // {0}: the id, {1}: the file, {2}: how many ids
+  // What is wrong inside a tokenizer.json (the last part of TokenizerContent).
+  TokenizerNoType,          // {0}: the part, {1}: its value
+  TokenizerSequenceNoList,  // {0}: the part, {1}: the list's key
+  TokenizerSplitBehavior,   // {0}: the behavior
+  TokenizerSplitInvert,
+  TokenizerSplitNoPattern,
+  TokenizerPrefixSpaceLate,
+  TokenizerPreTokenizerUnsupported,  // {0}: the type
+  TokenizerPreTokenizerRegex,  // {0}: the pattern, {1}: the offset, {2}: the regular expression library's
+                               // words
+  TokenizerRegexFailed,        // {0}: the regular expression library's words
+  TokenizerNoModel,
+  TokenizerByteFallback,
+  TokenizerAffix,  // {0}: the field
+  TokenizerDropout,
+  TokenizerNoVocab,
+  TokenizerVocabId,      // {0}: the token, {1}: the id as written
+  TokenizerNoByteToken,  // {0}: the token, {1}: the byte
+  TokenizerNoMerges,
+  TokenizerMergeUnknown,  // {0}: the rank, {1}: the left token, {2}: the right one
+  TokenizerMergeNotTwo,   // {0}: the rank, {1}: the merge as written (may be empty)
+  TokenizerAddedNotList,
+  TokenizerAddedShape,    // {0}: the entry
+  TokenizerAddedNotUtf8,  // {0}: the entry
+  TokenizerEosNotToken,   // {0}: the value
+  TokenizerEosUnknown,    // {0}: the value
+  // Where a tokenizer.json stops being JSON (the last part of TokenizerNotJsonAt).
+  TokenizerJsonExpected,  // {0}: the character
+  TokenizerJsonTrailing,
+  TokenizerJsonExpectedString,
+  TokenizerJsonTooDeep,
+  TokenizerJsonUnexpected,
+  TokenizerJsonUnexpectedEnd,
+  TokenizerJsonDigitsAfterPoint,
+  TokenizerJsonExponent,
+  TokenizerJsonUnterminated,
+  TokenizerJsonControl,
+  TokenizerJsonEscape,
+  TokenizerJsonUnicodeCut,
+  TokenizerJsonUnicodeInvalid,
   // ---- The results store (message_rows_store.inc) ----
   // Opening and writing the results store.
   StoreFailed,      // {0}: the file, {1}: the step (Store*Step), {2}: the details (StoreDetails...)

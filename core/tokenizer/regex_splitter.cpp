@@ -5,8 +5,10 @@
 
 #include <memory>
 #include <stdexcept>
+#include <utility>
 
 #include "core/error.h"
+#include "core/report/message_text.h"
 #include "core/tokenizer/utf8.h"
 
 namespace ayar {
@@ -45,6 +47,13 @@ std::string errorMessage(int code) {
 
 }  // namespace
 
+RegexSplitter::CompileError::CompileError(std::string pattern_, std::size_t offset_, std::string why_)
+    : std::invalid_argument("regex " + pattern_ + " does not compile at offset " + std::to_string(offset_) +
+                            ": " + why_),
+      pattern(std::move(pattern_)),
+      offset(offset_),
+      why(std::move(why_)) {}
+
 RegexSplitter::RegexSplitter(const std::string& pattern, bool literal) {
   int errorCode = 0;
   PCRE2_SIZE errorOffset = 0;
@@ -53,8 +62,7 @@ RegexSplitter::RegexSplitter(const std::string& pattern, bool literal) {
   m_code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(pattern.data()), pattern.size(), options, &errorCode,
                          &errorOffset, nullptr);
   if (!m_code) {
-    throw std::invalid_argument("regex " + pattern + " does not compile at offset " +
-                                std::to_string(errorOffset) + ": " + errorMessage(errorCode));
+    throw CompileError(pattern, errorOffset, errorMessage(errorCode));
   }
   // Without JIT (an unsupported CPU) the interpreter gives the same matches, only slower.
   m_jit = pcre2_jit_compile(m_code, PCRE2_JIT_COMPLETE) == 0;
@@ -77,7 +85,7 @@ void RegexSplitter::split(std::string_view text, std::vector<std::string_view>& 
               : pcre2_match(m_code, subject, text.size(), searchFrom, PCRE2_NO_UTF_CHECK, state.matchData,
                             state.context);
     if (rc == PCRE2_ERROR_NOMATCH) break;
-    if (rc < 0) throw Error("the tokenizer's pre-tokenizer regex failed on the input: " + errorMessage(rc));
+    if (rc < 0) throw MessageError({MessageText::TokenizerRegexFailed, {errorMessage(rc)}});
     const std::size_t start = ovector[0];
     const std::size_t end = ovector[1];
     if (end == start) {

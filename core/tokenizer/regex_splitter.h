@@ -1,5 +1,7 @@
 #pragma once
 
+#include <cstddef>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,7 +15,15 @@ namespace ayar {
 // PCRE2 (UTF, UCP, JIT); matching is thread-safe (match data is per thread).
 class RegexSplitter {
  public:
-  // Throws std::invalid_argument with PCRE2's message when the pattern does not compile.
+  // A pattern that does not compile: where, and PCRE2's words for why.
+  struct CompileError : std::invalid_argument {
+    CompileError(std::string pattern_, std::size_t offset_, std::string why_);
+    std::string pattern;
+    std::size_t offset;
+    std::string why;
+  };
+
+  // Throws CompileError when the pattern does not compile.
   // `literal` compiles the pattern as a plain string (a Split with a "String" pattern).
   explicit RegexSplitter(const std::string& pattern, bool literal = false);
   ~RegexSplitter();

@@ -160,11 +160,8 @@ struct Tokenizer::Impl {
 
 namespace {
 
-[[noreturn]] void fail(const std::filesystem::path& file, MessageArgument what) {
-  throw MessageError({MessageText::TokenizerContent, {file.string(), std::move(what)}});
-}
 [[noreturn]] void fail(const std::filesystem::path& file, const Message& what) {
-  fail(file, what.asArgument());
+  throw MessageError({MessageText::TokenizerContent, {file.string(), what.asArgument()}});
 }
 
 const Json* member(const Json& object, const char* name) {
@@ -175,7 +172,7 @@ const Json* member(const Json& object, const char* name) {
 
 std::string typeOf(const std::filesystem::path& file, const Json& component, const char* what) {
   const Json* type = member(component, "type");
-  if (!type || !type->is_string()) fail(file, std::string(what) + " has no \"type\": " + describe(component));
+  if (!type || !type->is_string()) fail(file, {MessageText::TokenizerNoType, {what, describe(component)}});
   return type->get<std::string>();
 }
 
@@ -191,11 +188,12 @@ void readNormalizer(const std::filesystem::path& file, const Json& normalizer, T
     impl.normalizeNfc = true;
   } else if (type == "Sequence") {
     const Json* steps = member(normalizer, "normalizers");
-    if (!steps || !steps->is_array()) fail(file, "normalizer Sequence has no \"normalizers\" list");
+    if (!steps || !steps->is_array())
+      fail(file, {MessageText::TokenizerSequenceNoList, {"normalizer", "normalizers"}});
     for (const Json& step : *steps)
       readNormalizer(file, step, impl);
   } else {
-    fail(file, Message{MessageText::TokenizerNormalizerUnsupported, {type}});
+    fail(file, {MessageText::TokenizerNormalizerUnsupported, {type}});
   }
 }
 
@@ -206,7 +204,8 @@ void readPreTokenizer(const std::filesystem::path& file, const Json& preTokenize
   try {
     if (type == "Sequence") {
       const Json* steps = member(preTokenizer, "pretokenizers");
-      if (!steps || !steps->is_array()) fail(file, "pre_tokenizer Sequence has no \"pretokenizers\" list");
+      if (!steps || !steps->is_array())
+        fail(file, {MessageText::TokenizerSequenceNoList, {"pre_tokenizer", "pretokenizers"}});
       bool firstStep = first;
       for (const Json& step : *steps) {
         readPreTokenizer(file, step, impl, firstStep);
@@ -215,10 +214,9 @@ void readPreTokenizer(const std::filesystem::path& file, const Json& preTokenize
     } else if (type == "Split") {
       const Json* behavior = member(preTokenizer, "behavior");
       if (!behavior || *behavior != "Isolated") {
-        fail(file, "pre_tokenizer Split with behavior " + (behavior ? describe(*behavior) : "null") +
-                       " is not supported (only Isolated)");
+        fail(file, {MessageText::TokenizerSplitBehavior, {behavior ? describe(*behavior) : "null"}});
       }
-      if (flag(preTokenizer, "invert")) fail(file, "pre_tokenizer Split with invert true is not supported");
+      if (flag(preTokenizer, "invert")) fail(file, {MessageText::TokenizerSplitInvert, {}});
       const Json* pattern = member(preTokenizer, "pattern");
       const Json* regex = pattern ? member(*pattern, "Regex") : nullptr;
       const Json* literal = pattern ? member(*pattern, "String") : nullptr;
@@ -227,31 +225,29 @@ void readPreTokenizer(const std::filesystem::path& file, const Json& preTokenize
       } else if (literal && literal->is_string()) {
         impl.splitters.push_back(std::make_unique<RegexSplitter>(literal->get<std::string>(), true));
       } else {
-        fail(file, "pre_tokenizer Split has no Regex or String pattern");
+        fail(file, {MessageText::TokenizerSplitNoPattern, {}});
       }
     } else if (type == "ByteLevel") {
       // A prefix space is only meaningful before any splitting (tokenizers would add it to every
       // piece of an earlier split, which no released model relies on).
       if (flag(preTokenizer, "add_prefix_space")) {
-        if (!first)
-          fail(file, "pre_tokenizer ByteLevel with add_prefix_space after another step is not supported");
+        if (!first) fail(file, {MessageText::TokenizerPrefixSpaceLate, {}});
         impl.addPrefixSpace = true;
       }
       if (flag(preTokenizer, "use_regex", true))
         impl.splitters.push_back(std::make_unique<RegexSplitter>(kGpt2Pattern));
     } else {
-      fail(file,
-           "pre_tokenizer " + type + " is not supported (only Split, ByteLevel, or a Sequence of them)");
+      fail(file, {MessageText::TokenizerPreTokenizerUnsupported, {type}});
     }
-  } catch (const std::invalid_argument& e) {
-    fail(file, std::string("pre_tokenizer ") + e.what());
+  } catch (const RegexSplitter::CompileError& e) {
+    fail(file, {MessageText::TokenizerPreTokenizerRegex, {e.pattern, std::to_string(e.offset), e.why}});
   }
 }
 
 void readDecoder(const std::filesystem::path& file, const Json& decoder) {
-  if (decoder.is_null()) fail(file, Message{MessageText::TokenizerNoDecoder, {}});
+  if (decoder.is_null()) fail(file, {MessageText::TokenizerNoDecoder, {}});
   const std::string type = typeOf(file, decoder, "decoder");
-  if (type != "ByteLevel") fail(file, Message{MessageText::TokenizerDecoderUnsupported, {type}});
+  if (type != "ByteLevel") fail(file, {MessageText::TokenizerDecoderUnsupported, {type}});
 }
 
 void setToken(Tokenizer::Impl& impl, TokenId id, std::string_view bytes, TokenKind kind) {
@@ -264,31 +260,31 @@ void setToken(Tokenizer::Impl& impl, TokenId id, std::string_view bytes, TokenKi
 
 void readModel(const std::filesystem::path& file, TokenizerFile& contents, Tokenizer::Impl& impl) {
   const Json* modelSettings = member(contents.settings, "model");
-  if (!modelSettings || !modelSettings->is_object()) fail(file, "has no \"model\" object");
+  if (!modelSettings || !modelSettings->is_object()) fail(file, {MessageText::TokenizerNoModel, {}});
   const Json& model = *modelSettings;
   const std::string type = typeOf(file, model, "model");
-  if (type != "BPE") fail(file, Message{MessageText::TokenizerModelUnsupported, {type}});
-  if (flag(model, "byte_fallback")) fail(file, "BPE model with byte_fallback true is not supported");
+  if (type != "BPE") fail(file, {MessageText::TokenizerModelUnsupported, {type}});
+  if (flag(model, "byte_fallback")) fail(file, {MessageText::TokenizerByteFallback, {}});
   for (const char* affix : {"continuing_subword_prefix", "end_of_word_suffix"}) {
     const Json* value = member(model, affix);
     if (value && !(value->is_string() && value->get<std::string>().empty())) {
-      fail(file, std::string("BPE model with a ") + affix + " is not supported");
+      fail(file, {MessageText::TokenizerAffix, {affix}});
     }
   }
   if (const Json* dropout = member(model, "dropout");
       dropout && dropout->is_number() && dropout->get<double>() > 0) {
-    fail(file, "BPE model with dropout is not supported");
+    fail(file, {MessageText::TokenizerDropout, {}});
   }
   impl.ignoreMerges = flag(model, "ignore_merges");
 
-  if (!contents.hasVocab) fail(file, "model has no \"vocab\" object");
+  if (!contents.hasVocab) fail(file, {MessageText::TokenizerNoVocab, {}});
   impl.modelVocabSize = contents.vocab.size();
   impl.idOfToken.reserve(contents.vocab.size() + 64, contents.text.size() / 6);
   impl.tokens.reserve(contents.vocab.size() + 64);
   impl.tokenBytes.reserve(contents.text.size() / 8);
   for (const auto& [token, id64] : contents.vocab) {
     if (id64 > kMaxTokenId)
-      fail(file, "vocab entry " + std::string(token) + " has an invalid id " + std::to_string(id64));
+      fail(file, {MessageText::TokenizerVocabId, {std::string(token), std::to_string(id64)}});
     const auto id = static_cast<TokenId>(id64);
     // A vocabulary string outside the byte mapping cannot come out of the merges; it still
     // decodes to its own UTF-8 bytes, as the ByteLevel decoder does.
@@ -304,13 +300,12 @@ void readModel(const std::filesystem::path& file, TokenizerFile& contents, Token
     utf8::append(mapped, byte_level::byteToChar(static_cast<unsigned char>(b)));
     const std::optional<TokenId> id = impl.idOfToken.find(mapped);
     if (!id) {
-      fail(file, "vocab lacks the byte-level token " + mapped + " for byte " + std::to_string(b) +
-                     "; only byte-level BPE vocabularies are supported");
+      fail(file, {MessageText::TokenizerNoByteToken, {mapped, std::to_string(b)}});
     }
     byteTokens[static_cast<std::size_t>(b)] = *id;
   }
 
-  if (!contents.hasMerges) fail(file, "model has no \"merges\" list");
+  if (!contents.hasMerges) fail(file, {MessageText::TokenizerNoMerges, {}});
   impl.bpe = std::make_unique<BytePairEncoder>(byteTokens, contents.merges.size());
   std::string joined;
   for (std::size_t rank = 0; rank < contents.merges.size(); ++rank) {
@@ -320,8 +315,8 @@ void readModel(const std::filesystem::path& file, TokenizerFile& contents, Token
     const std::optional<TokenId> rightId = impl.idOfToken.find(right);
     const std::optional<TokenId> mergedId = impl.idOfToken.find(joined);
     if (!leftId || !rightId || !mergedId) {
-      fail(file, "merge #" + std::to_string(rank) + " (" + std::string(left) + " " + std::string(right) +
-                     ") uses a token missing from the vocab");
+      fail(file, {MessageText::TokenizerMergeUnknown,
+                  {std::to_string(rank), std::string(left), std::string(right)}});
     }
     impl.bpe->addMerge(*leftId, *rightId, *mergedId, static_cast<std::int32_t>(rank));
   }
@@ -330,18 +325,18 @@ void readModel(const std::filesystem::path& file, TokenizerFile& contents, Token
 void readAddedTokens(const std::filesystem::path& file, const Json& root, Tokenizer::Impl& impl) {
   const Json* added = member(root, "added_tokens");
   if (!added) return;
-  if (!added->is_array()) fail(file, "\"added_tokens\" is not a list");
+  if (!added->is_array()) fail(file, {MessageText::TokenizerAddedNotList, {}});
   for (const Json& entry : *added) {
     const Json* id = member(entry, "id");
     const Json* content = member(entry, "content");
     if (!id || !id->is_number_integer() || id->get<std::int64_t>() < 0 ||
         id->get<std::int64_t>() > kMaxTokenId || !content || !content->is_string() ||
         content->get_ref<const std::string&>().empty()) {
-      fail(file, "added token " + describe(entry) + " needs an \"id\" and a non-empty \"content\"");
+      fail(file, {MessageText::TokenizerAddedShape, {describe(entry)}});
     }
     AddedToken token;
     token.content = content->get<std::string>();
-    if (!utf8::isValid(token.content)) fail(file, "added token " + describe(entry) + " is not valid UTF-8");
+    if (!utf8::isValid(token.content)) fail(file, {MessageText::TokenizerAddedNotUtf8, {describe(entry)}});
     token.id = id->get<TokenId>();
     token.special = flag(entry, "special");
     token.lstrip = flag(entry, "lstrip");
@@ -362,9 +357,9 @@ void readConfig(const std::filesystem::path& file, Tokenizer::Impl& impl) {
   const Json* eos = member(config, "eos_token");
   if (!eos) return;
   const Json* content = eos->is_object() ? member(*eos, "content") : eos;
-  if (!content || !content->is_string()) fail(file, "eos_token " + describe(*eos) + " is not a token");
+  if (!content || !content->is_string()) fail(file, {MessageText::TokenizerEosNotToken, {describe(*eos)}});
   impl.eos = impl.idOfToken.find(content->get_ref<const std::string&>());
-  if (!impl.eos) fail(file, "eos_token " + describe(*eos) + " is not in the vocabulary");
+  if (!impl.eos) fail(file, {MessageText::TokenizerEosUnknown, {describe(*eos)}});
 }
 
 }  // namespace
@@ -478,7 +473,7 @@ std::shared_ptr<const Tokenizer> Tokenizer::load(const std::filesystem::path& pa
     TokenizerFile contents;
     readTokenizerFile(file, contents);
     const Json& root = contents.settings;
-    if (!root.is_object()) fail(file, Message{MessageText::TokenizerNotObject, {}});
+    if (!root.is_object()) fail(file, {MessageText::TokenizerNotObject, {}});
     readModel(file, contents, *impl);
     readAddedTokens(file, root, *impl);
     readNormalizer(file, root.value("normalizer", Json()), *impl);

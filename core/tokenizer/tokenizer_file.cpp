@@ -59,12 +59,12 @@ class TokenizerJsonReader {
  private:
   static constexpr int kMaxDepth = 256;
 
-  [[noreturn]] void fail(const std::string& what) const {
-    throw MessageError(
-        {MessageText::TokenizerNotJsonAt, {m_file.string(), std::to_string(m_p - m_begin), what}});
+  [[noreturn]] void fail(const Message& what) const {
+    throw MessageError({MessageText::TokenizerNotJsonAt,
+                        {m_file.string(), std::to_string(m_p - m_begin), what.asArgument()}});
   }
-  [[noreturn]] void failContent(const std::string& what) const {
-    throw MessageError({MessageText::TokenizerContent, {m_file.string(), what}});
+  [[noreturn]] void failContent(const Message& what) const {
+    throw MessageError({MessageText::TokenizerContent, {m_file.string(), what.asArgument()}});
   }
 
   void skipWhitespace() {
@@ -81,11 +81,11 @@ class TokenizerJsonReader {
     return true;
   }
   void expect(char c) {
-    if (!consume(c)) fail(std::string("expected '") + c + "'");
+    if (!consume(c)) fail({MessageText::TokenizerJsonExpected, {std::string(1, c)}});
   }
   void finish() {
     skipWhitespace();
-    if (m_p != m_end) fail("unexpected characters after the document");
+    if (m_p != m_end) fail({MessageText::TokenizerJsonTrailing, {}});
   }
 
   // Calls onKey for each member of the object whose '{' was just consumed; onKey reads the value.
@@ -135,7 +135,7 @@ class TokenizerJsonReader {
       const Json id = peek() == '-' || (peek() >= '0' && peek() <= '9') ? readNumber() : Json();
       if (!id.is_number_integer() || id.get<std::int64_t>() < 0) {
         m_p = start;
-        failContent("vocab entry " + std::string(token) + " has an invalid id " + readValue(3).dump());
+        failContent({MessageText::TokenizerVocabId, {std::string(token), readValue(3).dump()}});
       }
       out.vocab.emplace_back(token, id.get<std::int64_t>());
     } while (consume(','));
@@ -147,7 +147,7 @@ class TokenizerJsonReader {
     out.hasMerges = true;
     out.merges.reserve(out.text.size() / 80);
     auto notTwoTokens = [&](const std::string& shown) {
-      failContent("merge #" + std::to_string(out.merges.size()) + shown + " is not two tokens");
+      failContent({MessageText::TokenizerMergeNotTwo, {std::to_string(out.merges.size()), shown}});
     };
     readElements([&] {
       if (peek() == '"') {
@@ -174,7 +174,7 @@ class TokenizerJsonReader {
   // A string as a view into the file when it has no escapes (nearly always), else decoded into
   // the file's list of unescaped strings.
   std::string_view readStringView() {
-    if (!consume('"')) fail("expected a string");
+    if (!consume('"')) fail({MessageText::TokenizerJsonExpectedString, {}});
     const char* start = m_p;
     while (m_p < m_end && *m_p != '"' && *m_p != '\\' && static_cast<unsigned char>(*m_p) >= 0x20)
       ++m_p;
@@ -184,7 +184,7 @@ class TokenizerJsonReader {
   }
 
   Json readValue(int depth) {
-    if (depth > kMaxDepth) fail("nested too deeply");
+    if (depth > kMaxDepth) fail({MessageText::TokenizerJsonTooDeep, {}});
     switch (peek()) {
       case '{': {
         ++m_p;
@@ -213,7 +213,7 @@ class TokenizerJsonReader {
 
   Json readLiteral(std::string_view word, Json value) {
     if (static_cast<std::size_t>(m_end - m_p) < word.size() || std::string_view(m_p, word.size()) != word) {
-      fail("unexpected character");
+      fail({MessageText::TokenizerJsonUnexpected, {}});
     }
     m_p += word.size();
     return value;
@@ -232,18 +232,19 @@ class TokenizerJsonReader {
     if (m_p < m_end && *m_p == '0') {
       ++m_p;
     } else if (!digits()) {
-      fail(m_p < m_end ? "unexpected character" : "unexpected end of the file");
+      fail(
+          {m_p < m_end ? MessageText::TokenizerJsonUnexpected : MessageText::TokenizerJsonUnexpectedEnd, {}});
     }
     bool integer = true;
     if (m_p < m_end && *m_p == '.') {
       ++m_p;
-      if (!digits()) fail("expected digits after '.'");
+      if (!digits()) fail({MessageText::TokenizerJsonDigitsAfterPoint, {}});
       integer = false;
     }
     if (m_p < m_end && (*m_p == 'e' || *m_p == 'E')) {
       ++m_p;
       if (m_p < m_end && (*m_p == '+' || *m_p == '-')) ++m_p;
-      if (!digits()) fail("expected an exponent");
+      if (!digits()) fail({MessageText::TokenizerJsonExponent, {}});
       integer = false;
     }
     if (integer) {
@@ -256,18 +257,18 @@ class TokenizerJsonReader {
   }
 
   std::string readString() {
-    if (!consume('"')) fail("expected a string");
+    if (!consume('"')) fail({MessageText::TokenizerJsonExpectedString, {}});
     std::string out;
     while (true) {
       const char* run = m_p;
       while (m_p < m_end && *m_p != '"' && *m_p != '\\' && static_cast<unsigned char>(*m_p) >= 0x20)
         ++m_p;
       out.append(run, m_p);
-      if (m_p == m_end) fail("unterminated string");
+      if (m_p == m_end) fail({MessageText::TokenizerJsonUnterminated, {}});
       const char c = *m_p++;
       if (c == '"') return out;
-      if (c != '\\') fail("control character in a string");
-      if (m_p == m_end) fail("unterminated string");
+      if (c != '\\') fail({MessageText::TokenizerJsonControl, {}});
+      if (m_p == m_end) fail({MessageText::TokenizerJsonUnterminated, {}});
       switch (*m_p++) {
         case '"':
           out.push_back('"');
@@ -297,7 +298,7 @@ class TokenizerJsonReader {
           utf8::append(out, readEscapedCodePoint());
           break;
         default:
-          fail("invalid escape in a string");
+          fail({MessageText::TokenizerJsonEscape, {}});
       }
     }
   }
@@ -318,7 +319,7 @@ class TokenizerJsonReader {
   }
 
   char32_t readHex4() {
-    if (m_end - m_p < 4) fail("unterminated \\u escape");
+    if (m_end - m_p < 4) fail({MessageText::TokenizerJsonUnicodeCut, {}});
     char32_t value = 0;
     for (int i = 0; i < 4; ++i, ++m_p) {
       const char c = *m_p;
@@ -326,7 +327,7 @@ class TokenizerJsonReader {
                         : c >= 'a' && c <= 'f' ? c - 'a' + 10
                         : c >= 'A' && c <= 'F' ? c - 'A' + 10
                                                : -1;
-      if (digit < 0) fail("invalid \\u escape");
+      if (digit < 0) fail({MessageText::TokenizerJsonUnicodeInvalid, {}});
       value = value * 16 + static_cast<char32_t>(digit);
     }
     return value;

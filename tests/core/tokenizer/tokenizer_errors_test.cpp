@@ -1,17 +1,27 @@
-// Bad or unsupported tokenizer files fail with an ayar::Error that names the file and the part.
+// Bad or unsupported tokenizer files fail with an ayar::Error that names the file and the part, in
+// both languages.
 #include <gtest/gtest.h>
 
+#include "core/report/message_text.h"
 #include "tests/core/tokenizer/qwen3.h"
 #include "tests/support/test_env.h"
 
 namespace ayar {
 namespace {
 
-// Loads `path` and returns the error message; fails the test when loading succeeds.
+// Loads `path` and returns the error message; fails the test when loading succeeds. The message
+// is also said in Turkish: every part of it, not only its frame.
 std::string loadError(const std::filesystem::path& path) {
   try {
     Tokenizer::load(path);
   } catch (const Error& e) {
+    const std::string turkish = errorText(e, ReportLanguage::Turkish);
+    EXPECT_NE(turkish, e.what()) << "no Turkish for: " << e.what();
+    // The JSON library's own words are quoted as it wrote them.
+    const std::string ours = turkish.substr(0, turkish.find("[json.exception"));
+    for (const char* english :
+         {"is not supported", "has no", "expected", "is not a", "does not compile", "is not valid"})
+      EXPECT_EQ(ours.find(english), std::string::npos) << "English inside the Turkish: " << turkish;
     return e.what();
   }
   ADD_FAILURE() << "loading " << path << " should have failed";
