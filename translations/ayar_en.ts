@@ -1161,6 +1161,14 @@
         <source>token intervals</source>
         <translation>token intervals</translation>
     </message>
+    <message>
+        <source>The run failed: %1</source>
+        <translation>The run failed: %1</translation>
+    </message>
+    <message>
+        <source>How the file was read:</source>
+        <translation>How the file was read:</translation>
+    </message>
 </context>
 <context>
     <name>ayar::RunSummaryModel</name>

@@ -1157,6 +1157,14 @@
         <source>token intervals</source>
         <translation>token aralıkları</translation>
     </message>
+    <message>
+        <source>The run failed: %1</source>
+        <translation>Çalıştırma başarısız oldu: %1</translation>
+    </message>
+    <message>
+        <source>How the file was read:</source>
+        <translation>Dosya nasıl okundu:</translation>
+    </message>
 </context>
 <context>
     <name>ayar::RunSummaryModel</name>

@@ -97,10 +97,10 @@ int importRuns(const RunsFlags& flags) {
                       ? "figures recomputed from its " + std::to_string(run.records.size()) + " requests"
                       : std::string("figures as written"))
               << "\n";
-    for (const std::string& note : run.notes)
-      std::cout << "    note: " << note << "\n";
-    for (const std::string& difference : run.differences)
-      std::cout << "    differs: " << difference << "\n";
+    for (const Message& note : run.notes)
+      std::cout << "    note: " << note.in(ReportLanguage::English) << "\n";
+    for (const Message& difference : run.differences)
+      std::cout << "    differs: " << difference.in(ReportLanguage::English) << "\n";
   }
   return 0;
 }

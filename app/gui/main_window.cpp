@@ -370,10 +370,8 @@ bool MainWindow::openRun(qint64 id) {
     const LoadedRun run = loadStoredRun(*m_store, id);
     m_results->showRun(run.name, run.records, run.summary, run.requestRate, run.run.status);
     m_results->setRunFacts(run.facts);
-    if (run.run.status == RunStatus::Failed && run.records.empty() && !run.run.info.notes.empty()) {
-      m_results->showFailure(QString::fromStdString(run.run.info.notes),
-                             QString::fromStdString(run.run.info.engine.value("log", std::string())));
-    }
+    m_results->setRunNotes(run.notes, !run.records.empty(),
+                           QString::fromStdString(run.run.info.engine.value("log", std::string())));
     showArea(ResultsArea);
     return true;
   } catch (const Error& e) {

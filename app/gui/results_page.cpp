@@ -21,6 +21,11 @@ ResultsPage::ResultsPage(QWidget* parent) : QWidget(parent) {
   QFont font = m_heading->font();
   font.setBold(true);
   m_heading->setFont(font);
+  m_notes = new QLabel(this);
+  m_notes->setObjectName(QStringLiteral("runNotes"));
+  m_notes->setWordWrap(true);
+  m_notes->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_notes->hide();
   auto* content = new QWidget(this);
   m_summary = new RunSummaryView(content);
   m_chartsBox = new QWidget(content);
@@ -44,6 +49,7 @@ ResultsPage::ResultsPage(QWidget* parent) : QWidget(parent) {
   m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(m_heading);
+  layout->addWidget(m_notes);
   layout->addWidget(m_scroll, 1);
   retranslate();
 }
@@ -63,7 +69,7 @@ void ResultsPage::retranslate() {
   }
   m_heading->setText(heading());
   setReportLanguageFromUi();
-  if (!m_failure.isEmpty()) showFailure(m_failure, m_failureLog);
+  showNotes();
 }
 
 QString ResultsPage::heading() const {
@@ -77,12 +83,36 @@ QString ResultsPage::headingText() const {
   return m_heading->text();
 }
 
-void ResultsPage::showFailure(const QString& error, const QString& engineLog) {
-  m_failure = error;
+void ResultsPage::setRunNotes(const RunNotes& notes, bool hasRequests, const QString& engineLog) {
+  m_runNotes = notes;
+  m_failedBeforeRequests = notes.failure && !hasRequests;
   m_failureLog = engineLog;
-  QString note = tr("The run failed before its first request:\n%1").arg(error);
-  if (!engineLog.isEmpty()) note += QStringLiteral("\n\n") + tr("The engine's log: %1").arg(engineLog);
-  m_summary->showNote(note);
+  showNotes();
+}
+
+QString ResultsPage::notesText() const {
+  return m_notes->isHidden() ? QString() : m_notes->text();
+}
+
+void ResultsPage::showNotes() {
+  const bool turkish = QLocale().language() == QLocale::Turkish;
+  const auto said = [turkish](const MessageArgument& text) {
+    return QString::fromStdString(turkish ? text.turkish : text.english);
+  };
+  const QString log = m_failureLog.isEmpty()
+                          ? QString()
+                          : QStringLiteral("\n\n") + tr("The engine's log: %1").arg(m_failureLog);
+  if (m_failedBeforeRequests)
+    m_summary->showNote(tr("The run failed before its first request:\n%1").arg(said(*m_runNotes.failure)) +
+                        log);
+  QStringList lines;
+  if (m_runNotes.failure && !m_failedBeforeRequests)
+    lines << tr("The run failed: %1").arg(said(*m_runNotes.failure)) + log;
+  for (const MessageArgument& note : m_runNotes.notes)
+    lines << QStringLiteral("• ") + said(note);
+  if (!m_runNotes.notes.empty()) lines.prepend(tr("How the file was read:"));
+  m_notes->setText(lines.join(QLatin1Char('\n')));
+  m_notes->setVisible(!lines.isEmpty());
 }
 
 void ResultsPage::setRunFacts(const RunFacts& facts) {
@@ -151,8 +181,10 @@ void ResultsPage::showRun(const QString& title, std::span<const RequestRecord> r
   m_title = title;
   m_status = status;
   m_facts = {};
-  m_failure.clear();
+  m_runNotes = {};
+  m_failedBeforeRequests = false;
   m_failureLog.clear();
+  showNotes();
   m_summaryShown = summary;
   m_rateShown = requestRate;
   m_heading->setText(heading());
@@ -176,6 +208,9 @@ void ResultsPage::clear() {
   m_title.clear();
   m_status.reset();
   m_facts = {};
+  m_runNotes = {};
+  m_failedBeforeRequests = false;
+  m_failureLog.clear();
   m_summary->clear();
   for (auto* chart : m_charts)
     chart->clear();

@@ -35,9 +35,13 @@ class ResultsPage : public QWidget {
   // How the shown run was measured: a simulated run is marked in the heading, a synthetic dataset in
   // the result block. Call after showRun(); showRun() forgets the previous run's facts.
   void setRunFacts(const RunFacts& facts);
-  // A run that failed before its first request: its error and where its engine's log is, instead
-  // of figures it does not have.
-  void showFailure(const QString& error, const QString& engineLog);
+  // What to read beside the shown run's figures, in the UI language (kept in both, so that a language
+  // switch redraws them): an import's notes above the figures, and a failure's error, with where its
+  // engine's log is. A run that failed before its first request shows its error instead of figures
+  // it does not have. Call after showRun(); showRun() forgets the previous run's notes.
+  void setRunNotes(const RunNotes& notes, bool hasRequests, const QString& engineLog);
+  // The notes as shown (empty when there are none).
+  QString notesText() const;
   const RunFacts& runFacts() const { return m_facts; }
   QString headingText() const;
   void clear();
@@ -58,6 +62,7 @@ class ResultsPage : public QWidget {
   void arrange();
 
   QLabel* m_heading = nullptr;
+  QLabel* m_notes = nullptr;
   RunSummaryView* m_summary = nullptr;
   static constexpr int kChartWidthBesideFigures = 400;
   static constexpr int kChartHeightBesideFigures = 240;
@@ -71,7 +76,10 @@ class ResultsPage : public QWidget {
   RunFacts m_facts;
   RunSummary m_summaryShown;
   std::optional<double> m_rateShown;
-  QString m_failure, m_failureLog;  // shown instead of figures; retranslated
+  RunNotes m_runNotes;  // retranslated
+  bool m_failedBeforeRequests = false;
+  QString m_failureLog;
+  void showNotes();
   QString heading() const;
 };
 

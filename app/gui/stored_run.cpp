@@ -38,6 +38,7 @@ LoadedRun loadStoredRun(ResultStore& store, std::int64_t id) {
   // from the requests, so that no view shows 0 for a figure the run has.
   fillMissingLatencies(loaded.summary, loaded.records);
   loaded.facts = runFacts(loaded.run);
+  loaded.notes = runNotes(loaded.run);
   return loaded;
 }
 

@@ -20,6 +20,7 @@ struct LoadedRun {
   RunSummary summary;
   std::optional<double> requestRate;  // the configured rate, when finite
   RunFacts facts;                     // simulated, synthetic dataset
+  RunNotes notes;                     // an import's notes, a failure's error, in both languages
   QString name;                       // "#12 baseline (qwen3-0.6b)"
   QString shortName;                  // "#12 baseline"
 };

@@ -11,9 +11,9 @@
 #include <set>
 #include <sstream>
 
-#include "core/engines/json_type_name.h"
 #include "core/engines/resources_dir.h"
 #include "core/error.h"
+#include "core/report/json_type_name.h"
 #include "core/report/message_text.h"
 
 namespace ayar {

@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/engines/engine_catalogue.h"
-#include "core/engines/json_type_name.h"
 #include "core/error.h"
+#include "core/report/json_type_name.h"
 #include "core/report/message_text.h"
 
 namespace ayar {

@@ -183,7 +183,7 @@ ImportedRun importBenchmark(const std::filesystem::path& file, const JsonField& 
   run.format = "guidellm benchmarks report";
   bench.requireObject();
   if (auto type = bench.optionalString("type_"); type && *type != "generative_benchmark") {
-    bench["type_"].fail("is \"" + *type + "\"; only generative benchmarks can be imported");
+    bench["type_"].fail({MessageText::ImportNotGenerative, {*type}});
   }
 
   // Set-up: schema 1/2 keep it per benchmark in "config", 0.3 in "args" and "worker".
@@ -308,17 +308,13 @@ ImportedRun importBenchmark(const std::filesystem::path& file, const JsonField& 
                                             kPercentiles, strategy.maxConcurrency, duration);
     run.summary.maxOutputTokensPerS.reset();
     run.recomputed = true;
-    run.notes.push_back("figures recomputed from the report's " + std::to_string(run.records.size()) +
-                        " requests; the duration is guidellm's measured window");
+    run.notes.push_back({MessageText::ImportNoteGuidellmRecomputed,
+                         {countArgument(static_cast<long long>(run.records.size()))}});
     if (outside > 0) {
       run.notes.push_back(
-          "requests of the warm-up and cool-down, outside the measured window, left out as "
-          "guidellm leaves them out: " +
-          std::to_string(outside));
+          {MessageText::ImportNoteGuidellmOutside, {countArgument(static_cast<long long>(outside))}});
     }
-    run.notes.push_back(
-        "guidellm keeps the first and last token time of a request only: ITL and the peak output "
-        "token rate are not available, and each request is stored with those two chunk times");
+    run.notes.push_back({MessageText::ImportNoteGuidellmTwoTimes, {}});
     run.differences = import_summary::differences(written, run.summary, kGuidellmCheckedKeys);
     return run;
   }
@@ -326,30 +322,22 @@ ImportedRun importBenchmark(const std::filesystem::path& file, const JsonField& 
   // Taken as written, from the successful requests' distributions.
   run.summary = written;
   if (!run.summary.maxConcurrentRequests)
-    run.notes.push_back("the report gives no request_concurrency: peak concurrency is not available");
+    run.notes.push_back({MessageText::ImportNoteGuidellmNoConcurrency, {}});
   run.notes.push_back(
-      kept.empty()
-          ? "the report keeps no requests: guidellm's figures are taken as written"
-          : "the report keeps a sample of the requests only: guidellm's figures are taken as written");
-  run.notes.push_back(
-      "TTFT, TPOT (guidellm's inter_token_latency_ms) and E2E latency are guidellm's distributions of "
-      "the successful requests; guidellm weights TPOT by output tokens and interpolates percentiles "
-      "its own way, so they can differ slightly from vLLM's; ITL and the peak output token rate are "
-      "not available");
+      {kept.empty() ? MessageText::ImportNoteGuidellmNoRequests : MessageText::ImportNoteGuidellmSample, {}});
+  run.notes.push_back({MessageText::ImportNoteGuidellmDistributions, {}});
   return run;
 }
 
 }  // namespace
 
 std::vector<ImportedRun> importGuidellmReport(const std::filesystem::path& file, const nlohmann::json& root) {
-  const JsonField report(root, file.string(),
-                         "Expected guidellm's benchmarks report (guidellm benchmark --output-path "
-                         "benchmarks.json).");
+  const JsonField report(root, file.string(), MessageText::ImportExpectGuidellm);
   std::string version;
   if (auto metadata = report.find("metadata"))
     version = metadata->optionalString("guidellm_version").value_or("");
   const std::vector<JsonField> benchmarks = report["benchmarks"].items();
-  if (benchmarks.empty()) report["benchmarks"].fail("is an empty list: the report holds no benchmark");
+  if (benchmarks.empty()) report["benchmarks"].fail({MessageText::ImportNoBenchmark, {}});
   std::vector<ImportedRun> runs;
   for (std::size_t i = 0; i < benchmarks.size(); ++i)
     runs.push_back(importBenchmark(file, report, benchmarks[i], i, benchmarks.size(), version));

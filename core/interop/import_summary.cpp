@@ -49,13 +49,14 @@ RunSummary recompute(std::span<const RequestRecord> records, std::vector<Latency
   return summary;
 }
 
-std::vector<std::string> differences(const RunSummary& written, const RunSummary& recomputed,
-                                     const WrittenKeys& writtenKeys) {
-  std::vector<std::string> out;
+std::vector<Message> differences(const RunSummary& written, const RunSummary& recomputed,
+                                 const WrittenKeys& writtenKeys) {
+  std::vector<Message> out;
   const auto check = [&](const std::string& key, std::optional<double> a, std::optional<double> b) {
     if (!writtenKeys.contains(key) || !a || !b) return;
     if (!sameFigure(*a, *b)) {
-      out.push_back(key + ": the file says " + shortNumber(*a) + ", its requests give " + shortNumber(*b));
+      out.push_back({MessageText::ImportDifference,
+                     {key, decimalArgument(shortNumber(*a)), decimalArgument(shortNumber(*b))}});
     }
   };
   const auto number = [](const auto& value) -> std::optional<double> {

@@ -10,6 +10,7 @@
 
 #include "core/load/request_record.h"
 #include "core/metrics/run_summary.h"
+#include "core/report/message_text.h"
 
 // What every importer does with a file's figures: recompute them from its requests, check the
 // written ones against them, read its times.
@@ -28,11 +29,12 @@ void setDuration(RunSummary& summary, double durationS);
 // The keys (vLLM's names: "completed", "p99_ttft_ms", ...) a file wrote a figure under.
 using WrittenKeys = std::set<std::string, std::less<>>;
 
-// The figures `written` holds that `recomputed` does not reproduce (beyond rounding), one line each:
-// "p99_ttft_ms: the file says 12.3, its requests give 12.5". Only the keys in `writtenKeys` are
-// compared: a figure the file does not write is absent, not 0, and so is one either side lacks.
-std::vector<std::string> differences(const RunSummary& written, const RunSummary& recomputed,
-                                     const WrittenKeys& writtenKeys);
+// The figures `written` holds that `recomputed` does not reproduce (beyond rounding), one message each
+// (ImportDifference: "p99_ttft_ms: the file says 12.3, its requests give 12.5"). Only the keys in
+// `writtenKeys` are compared: a figure the file does not write is absent, not 0, and so is one either side
+// lacks.
+std::vector<Message> differences(const RunSummary& written, const RunSummary& recomputed,
+                                 const WrittenKeys& writtenKeys);
 
 // The keys of a file's object whose value is not null.
 WrittenKeys keysOf(const nlohmann::ordered_json& object);

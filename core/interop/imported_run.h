@@ -8,6 +8,7 @@
 
 #include "core/load/request_record.h"
 #include "core/metrics/run_summary.h"
+#include "core/report/message_text.h"
 #include "core/report/result_json.h"
 
 namespace ayar {
@@ -29,8 +30,8 @@ struct ImportedRun {
   // True when the summary was computed from `records` with Ayar's (vLLM's) definitions; false when
   // the file's own figures were taken as written.
   bool recomputed = false;
-  std::vector<std::string> notes;        // how fields were mapped, what the file lacks
-  std::vector<std::string> differences;  // written figures that disagree with the recomputed ones
+  std::vector<Message> notes;        // how fields were mapped, what the file lacks
+  std::vector<Message> differences;  // written figures that disagree with the recomputed ones
   // False when the file does not say when each request started (a vLLM file without start_times):
   // the records' start times are then 0, not the run's, and are not stored as if they were.
   bool startTimesKnown = true;

@@ -5,22 +5,35 @@
 
 #include "core/error.h"
 #include "core/report/json_input.h"
+#include "core/report/json_type_name.h"
 
 namespace ayar {
 
-JsonField::JsonField(const nlohmann::json& root, std::string source, std::string expected)
-    : m_value(&root), m_source(std::move(source)), m_expected(std::move(expected)) {}
+JsonField::JsonField(const nlohmann::json& root, std::string source, MessageText expected)
+    : m_value(&root), m_source(std::move(source)), m_expected(expected) {}
 
 JsonField::JsonField(const nlohmann::json* value, std::string path, const JsonField& parent)
     : m_value(value), m_path(std::move(path)), m_source(parent.m_source), m_expected(parent.m_expected) {}
 
-void JsonField::fail(std::string_view problem) const {
-  const std::string field = m_path.empty() ? std::string("the top level") : "field '" + m_path + "'";
-  throw Error(m_source + ": " + field + " " + std::string(problem) + ". " + m_expected);
+void JsonField::fail(const Message& problem) const {
+  const Message field =
+      m_path.empty() ? Message{MessageText::ImportTopLevel, {}} : Message{MessageText::ImportField, {m_path}};
+  throw MessageError(
+      {MessageText::ImportFieldProblem,
+       {m_source, field.asArgument(), problem.asArgument(), Message{m_expected, {}}.asArgument()}});
 }
 
+namespace {
+
+// "is a number, not a list", in each language.
+Message wrongType(const nlohmann::json& value, MessageText wanted) {
+  return {MessageText::ImportWrongType, {jsonTypeName(value), Message{wanted, {}}.asArgument()}};
+}
+
+}  // namespace
+
 void JsonField::requireObject() const {
-  if (!m_value->is_object()) fail(std::string("is ") + m_value->type_name() + ", not an object");
+  if (!m_value->is_object()) fail(wrongType(*m_value, MessageText::ImportWantObject));
 }
 
 std::optional<JsonField> JsonField::find(std::string_view key) const {
@@ -45,13 +58,13 @@ JsonField JsonField::requireAny(std::initializer_list<std::string_view> keys) co
 JsonField JsonField::operator[](std::string_view key) const {
   if (auto field = find(key)) return *field;
   JsonField(m_value, m_path.empty() ? std::string(key) : m_path + "." + std::string(key), *this)
-      .fail("is missing");
+      .fail({MessageText::ImportIsMissing, {}});
 }
 
 JsonField JsonField::operator[](std::size_t index) const {
-  if (!m_value->is_array()) fail(std::string("is ") + m_value->type_name() + ", not a list");
+  if (!m_value->is_array()) fail(wrongType(*m_value, MessageText::ImportWantList));
   const std::string path = m_path + "[" + std::to_string(index) + "]";
-  if (index >= m_value->size()) JsonField(m_value, path, *this).fail("is missing");
+  if (index >= m_value->size()) JsonField(m_value, path, *this).fail({MessageText::ImportIsMissing, {}});
   return JsonField(&(*m_value)[index], path, *this);
 }
 
@@ -63,14 +76,14 @@ double JsonField::number() const {
     if (text == "-inf" || text == "-Infinity") return -std::numeric_limits<double>::infinity();
     if (text == "nan" || text == "NaN") return std::nan("");
   }
-  fail(std::string("is ") + m_value->type_name() + ", not a number");
+  fail(wrongType(*m_value, MessageText::ImportWantNumber));
 }
 
 std::int64_t JsonField::integer() const {
   if (m_value->is_number_integer()) return m_value->get<std::int64_t>();
   const double value = number();
   if (!std::isfinite(value) || value != std::trunc(value) || std::fabs(value) > 9e15) {
-    fail("is " + m_value->dump() + ", not a whole number");
+    fail({MessageText::ImportNotWholeNumber, {m_value->dump()}});
   }
   return static_cast<std::int64_t>(value);
 }
@@ -88,17 +101,17 @@ int JsonField::count() const {
 }
 
 std::string JsonField::string() const {
-  if (!m_value->is_string()) fail(std::string("is ") + m_value->type_name() + ", not a string");
+  if (!m_value->is_string()) fail(wrongType(*m_value, MessageText::ImportWantString));
   return m_value->get<std::string>();
 }
 
 bool JsonField::boolean() const {
-  if (!m_value->is_boolean()) fail(std::string("is ") + m_value->type_name() + ", not true or false");
+  if (!m_value->is_boolean()) fail(wrongType(*m_value, MessageText::ImportWantBoolean));
   return m_value->get<bool>();
 }
 
 std::size_t JsonField::size() const {
-  if (!m_value->is_array()) fail(std::string("is ") + m_value->type_name() + ", not a list");
+  if (!m_value->is_array()) fail(wrongType(*m_value, MessageText::ImportWantList));
   return m_value->size();
 }
 

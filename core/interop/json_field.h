@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/report/message_text.h"
+
 namespace ayar {
 
 // One value inside another tool's result file, with its path from the root ("benchmarks[2].metrics"),
@@ -15,8 +17,9 @@ namespace ayar {
 //   "run.json: field 'benchmarks[0].duration' is missing. Expected guidellm's benchmarks report ..."
 class JsonField {
  public:
-  // `source` names the file; `expected` says what it was read as, for the end of every error.
-  JsonField(const nlohmann::json& root, std::string source, std::string expected);
+  // `source` names the file; `expected` (an ImportExpect* message) says what it was read as, for the
+  // end of every error.
+  JsonField(const nlohmann::json& root, std::string source, MessageText expected);
 
   const std::string& path() const { return m_path; }
   const nlohmann::json& value() const { return *m_value; }
@@ -48,7 +51,8 @@ class JsonField {
   std::optional<double> optionalNumber(std::string_view key) const;
   std::optional<std::string> optionalString(std::string_view key) const;
 
-  [[noreturn]] void fail(std::string_view problem) const;
+  // Throws MessageError(ImportFieldProblem): the file, this field, `problem`, what was expected.
+  [[noreturn]] void fail(const Message& problem) const;
   const std::string& source() const { return m_source; }
 
  private:
@@ -57,7 +61,7 @@ class JsonField {
   const nlohmann::json* m_value;
   std::string m_path;
   std::string m_source;
-  std::string m_expected;
+  MessageText m_expected;
 };
 
 }  // namespace ayar

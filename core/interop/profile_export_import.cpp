@@ -31,7 +31,7 @@ std::optional<double> msPer(std::string_view unit) {
 double timeInMs(const JsonField& metric, const JsonField& value) {
   const std::string unit = metric["unit"].string();
   const auto scale = msPer(unit);
-  if (!scale) metric["unit"].fail("is \"" + unit + "\", not a unit of time");
+  if (!scale) metric["unit"].fail({MessageText::ImportNotTimeUnit, {unit}});
   return value.nonNegative() * *scale;
 }
 
@@ -83,7 +83,7 @@ void readInputConfig(const JsonField& root, ImportedRun& run) {
   run.setup.backend = "openai";
   const auto config = root.find("input_config");
   if (!config || !config->value().is_object()) {
-    run.notes.push_back("the export has no input_config: model and load settings are unknown");
+    run.notes.push_back({MessageText::ImportNoteNoInputConfig, {}});
     return;
   }
   const auto text = [](const std::optional<JsonField>& field) -> std::string {
@@ -186,12 +186,9 @@ import_summary::WrittenKeys readWrittenSummary(const JsonField& root, ImportedRu
     s.totalOutputTokens = *output;
     if (average(root, "total_osl")) keys.insert("total_output_tokens");
   } else {
-    run.notes.push_back("the export gives no output token count: the output token total is not known");
+    run.notes.push_back({MessageText::ImportNoteNoOutputTokens, {}});
   }
-  if (!s.totalInputTokens)
-    run.notes.push_back(
-        "the export gives no input token count (total_isl): the input token total and the total token "
-        "throughput are left out");
+  if (!s.totalInputTokens) run.notes.push_back({MessageText::ImportNoteNoInputTokens, {}});
   import_summary::setDuration(s, s.durationS);
   if (throughput) {
     s.requestThroughput = *throughput;
@@ -209,7 +206,7 @@ import_summary::WrittenKeys readWrittenSummary(const JsonField& root, ImportedRu
   s.maxOutputTokensPerS.reset();
   s.maxConcurrentRequests.reset();
   if (s.percentileMetrics.empty() && s.completed > 0) {
-    root.fail("holds none of time_to_first_token, inter_token_latency, request_latency");
+    root.fail({MessageText::ImportNoLatencyMetric, {}});
   }
   return keys;
 }
@@ -287,22 +284,25 @@ struct RecordsFile {
 RecordsFile readRecordsFile(const std::filesystem::path& path) {
   RecordsFile file;
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("cannot open " + path.string() + ": check the path");
+  if (!in) throw MessageError({MessageText::ImportCannotOpen, {path.string()}});
   std::vector<ExportRecord> read;
   std::string text;
   std::size_t lineNumber = 0;
   while (std::getline(in, text)) {
     ++lineNumber;
     if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
-    const std::string source = path.string() + ", line " + std::to_string(lineNumber);
+    // file:line, as compilers name a line: the same in every language.
+    const std::string source = path.string() + ":" + std::to_string(lineNumber);
     json_input::requireDepthAtMost(text, source);
     nlohmann::json line;
     try {
       line = nlohmann::json::parse(text);
     } catch (const nlohmann::json::exception& e) {
-      throw Error(source + ": not valid JSON (" + e.what() + "). Expected AIPerf's profile_export.jsonl.");
+      throw MessageError({MessageText::ImportRecordsNotJson,
+                          {source, std::string(e.what()),
+                           Message{MessageText::ImportExpectAiperfRecords, {}}.asArgument()}});
     }
-    const JsonField field(line, source, "Expected AIPerf's per-request profile_export.jsonl.");
+    const JsonField field(line, source, MessageText::ImportExpectAiperfRecords);
     if (auto phase = field["metadata"].optionalString("benchmark_phase"); phase && *phase != "profiling") {
       ++file.warmupSkipped;
       continue;
@@ -310,7 +310,8 @@ RecordsFile readRecordsFile(const std::filesystem::path& path) {
     read.push_back(readRecordLine(field));
   }
   if (read.empty())
-    throw Error(path.string() + ": holds no profiling request. Expected AIPerf's profile_export.jsonl.");
+    throw MessageError({MessageText::ImportRecordsEmpty,
+                        {path.string(), Message{MessageText::ImportExpectAiperfRecords, {}}.asArgument()}});
   std::stable_sort(read.begin(), read.end(),
                    [](const auto& a, const auto& b) { return a.startNs < b.startNs; });
   const std::int64_t origin = read.front().startNs;
@@ -336,8 +337,8 @@ ImportedRun importProfileExport(const std::string& tool,
   run.tool = tool;
   run.format = tool == "aiperf" ? "AIPerf profile export" : "genai-perf profile export";
   run.source = summaryFile ? *summaryFile : *recordsFile;
-  const std::string expected = tool == "aiperf" ? "Expected AIPerf's profile_export_aiperf.json."
-                                                : "Expected genai-perf's profile_export_genai_perf.json.";
+  const MessageText expected =
+      tool == "aiperf" ? MessageText::ImportExpectAiperf : MessageText::ImportExpectGenaiPerf;
   const nlohmann::json summaryObject = summary.is_null() ? nlohmann::json::object() : summary;
   const JsonField root(summaryObject, summaryFile ? summaryFile->string() : std::string(), expected);
   import_summary::WrittenKeys writtenKeys;
@@ -352,10 +353,10 @@ ImportedRun importProfileExport(const std::string& tool,
       run.startedAtS = import_summary::parseLocalTime(*started, "%Y-%m-%dT%H:%M:%S");
     }
     writtenKeys = readWrittenSummary(root, run, recordsFile.has_value());
-    if (!recordsFile) run.notes.push_back("the export writes no peak output token rate or peak concurrency");
+    if (!recordsFile) run.notes.push_back({MessageText::ImportNoteNoPeaks, {}});
   }
   if (!recordsFile) {
-    run.notes.push_back("no per-request file beside it: the export's figures are taken as written");
+    run.notes.push_back({MessageText::ImportNoteNoRecordsFile, {}});
     return run;
   }
 
@@ -364,8 +365,8 @@ ImportedRun importProfileExport(const std::string& tool,
   run.records = std::move(read.records);
   if (!run.startedAtS) run.startedAtS = read.firstStartS;
   if (read.warmupSkipped > 0) {
-    run.notes.push_back("warm-up requests left out, as AIPerf leaves them out: " +
-                        std::to_string(read.warmupSkipped));
+    run.notes.push_back(
+        {MessageText::ImportNoteWarmupLeftOut, {countArgument(static_cast<long long>(read.warmupSkipped))}});
   }
   const RunSummary written = run.summary;
   std::optional<double> duration;
@@ -376,11 +377,10 @@ ImportedRun importProfileExport(const std::string& tool,
   run.summary.requestGoodput = written.requestGoodput;  // its SLOs are not in the export
   run.recomputed = true;
   if (run.setup.numPrompts == 0) run.setup.numPrompts = static_cast<int>(run.records.size());
-  run.notes.push_back("figures recomputed from the " + std::to_string(run.records.size()) + " requests of " +
-                      recordsFile->filename().string() +
-                      (duration ? "; the duration is the export's own"
-                                : "; without the summary file the duration is the requests' span"));
-  run.notes.push_back("AIPerf does not keep when each request was due: dispatch lag is unknown");
+  run.notes.push_back(
+      {duration ? MessageText::ImportNoteAiperfRecomputed : MessageText::ImportNoteAiperfRecomputedSpan,
+       {countArgument(static_cast<long long>(run.records.size())), recordsFile->filename().string()}});
+  run.notes.push_back({MessageText::ImportNoteAiperfNoDue, {}});
   if (summaryFile) run.differences = import_summary::differences(written, run.summary, writtenKeys);
   return run;
 }

@@ -10,15 +10,25 @@
 #include "core/interop/guidellm_report_import.h"
 #include "core/interop/profile_export_import.h"
 #include "core/interop/vllm_result_import.h"
+#include "core/report/json_type_name.h"
 #include "core/report/message_text.h"
 
 namespace ayar {
 
 namespace {
 
-const char* const kKnownFormats =
-    "ayar-cli runs import reads vLLM's --save-result JSON, guidellm's benchmarks report, AIPerf's "
-    "profile_export_aiperf.json or profile_export.jsonl, and genai-perf's profile_export_genai_perf.json.";
+MessageArgument knownFormats() {
+  return Message{MessageText::ImportKnownFormats, {}}.asArgument();
+}
+
+// Messages said in one language, for the import mark (which keeps each language's list).
+std::vector<std::string> texts(const std::vector<Message>& messages, ReportLanguage language) {
+  std::vector<std::string> out;
+  out.reserve(messages.size());
+  for (const Message& message : messages)
+    out.push_back(message.in(language));
+  return out;
+}
 
 std::string megabytes(std::uintmax_t bytes) {
   char text[32];
@@ -39,11 +49,11 @@ void requireSizeAtMost(const std::filesystem::path& file, const ImportLimits& li
 std::string readText(const std::filesystem::path& file, const ImportLimits& limits) {
   std::error_code ec;
   if (std::filesystem::is_directory(file, ec)) {
-    throw Error(file.string() + " is a folder: give the result file inside it. " + kKnownFormats);
+    throw MessageError({MessageText::ImportIsFolder, {file.string(), knownFormats()}});
   }
   requireSizeAtMost(file, limits);
   std::ifstream in(file, std::ios::binary);
-  if (!in) throw Error("cannot open " + file.string() + ": check the path");
+  if (!in) throw MessageError({MessageText::ImportCannotOpen, {file.string()}});
   std::string text;
   text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   return text;
@@ -114,22 +124,18 @@ std::vector<ImportedRun> readRuns(const std::filesystem::path& file, const Impor
     objects = parseResultObjects(text, file.string());
   } catch (const Error&) {
     std::string first = text.substr(0, text.find('\n'));
-    throw Error(file.string() + ": not a JSON file (it starts with \"" + first.substr(0, 40) + "\"). " +
-                kKnownFormats);
+    throw MessageError({MessageText::ImportNotJson, {file.string(), first.substr(0, 40), knownFormats()}});
   }
   const nlohmann::ordered_json& root = objects.front();
   if (!root.is_object()) {
-    throw Error(file.string() + ": holds a JSON " + std::string(root.type_name()) + ", not an object. " +
-                kKnownFormats);
+    throw MessageError(
+        {MessageText::ImportNotObject, {file.string(), jsonTypeName(toJson(root)), knownFormats()}});
   }
   if (root.contains("benchmarks")) return importGuidellmReport(file, toJson(root));
   if (root.contains("completed") || root.contains("duration"))
     return importVllmResults(file, objects, json_input::topLevelTexts(text));
   if (root.contains("input_config") || hasMetricObject(root)) return readProfileExport(file, &root, limits);
-  throw Error(file.string() +
-              ": not a result file Ayar knows: it has no 'benchmarks' (guidellm), no 'completed' "
-              "(vLLM), no 'input_config' or metric objects (AIPerf, genai-perf). " +
-              kKnownFormats);
+  throw MessageError({MessageText::ImportUnknownFormat, {file.string(), knownFormats()}});
 }
 
 }  // namespace
@@ -157,8 +163,10 @@ FinishedRun toFinishedRun(const ImportedRun& run) {
                          {"title", run.title},
                          {"recomputed", run.recomputed},
                          {"requests", run.records.size()},
-                         {"notes", run.notes},
-                         {"differences", run.differences}};
+                         {"notes", texts(run.notes, ReportLanguage::English)},
+                         {"notes_tr", texts(run.notes, ReportLanguage::Turkish)},
+                         {"differences", texts(run.differences, ReportLanguage::English)},
+                         {"differences_tr", texts(run.differences, ReportLanguage::Turkish)}};
   if (!run.requestsSource.empty()) mark["requests_file"] = run.requestsSource.string();
 
   FinishedRun out;
@@ -186,9 +194,9 @@ FinishedRun toFinishedRun(const ImportedRun& run) {
                                       std::chrono::file_clock::to_sys(modified).time_since_epoch())
                                       .count()) -
               run.summary.durationS;
-    mark["notes"].push_back(
-        "the file does not say when the run started: its start is taken as the file's modification "
-        "time less the run's duration");
+    const Message note{MessageText::ImportNoteStartFromFileTime, {}};
+    mark["notes"].push_back(note.in(ReportLanguage::English));
+    mark["notes_tr"].push_back(note.in(ReportLanguage::Turkish));
   }
   out.createdAt = started;
   out.finishedAt = started + run.summary.durationS;

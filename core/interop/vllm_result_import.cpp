@@ -65,10 +65,7 @@ ImportedRun importOne(const std::filesystem::path& file, const nlohmann::ordered
       run.originalText = std::string(text);
     } else {
       run.original = root;
-      run.notes.push_back(
-          "the file holds a secret (an API key, token or password), which Ayar does not store: exported "
-          "as vLLM's file, the run gives back the file's keys and figures with the secret redacted, not "
-          "its exact bytes");
+      run.notes.push_back({MessageText::ImportNoteSecret, {}});
     }
     readQueueTimes(root, parsed.records, source);
   }
@@ -77,9 +74,7 @@ ImportedRun importOne(const std::filesystem::path& file, const nlohmann::ordered
   const RunSummary& written = parsed.summary;
   if (run.records.empty()) {
     run.summary = written;
-    run.notes.push_back(
-        "the file has no per-request lists (saved without --save-detailed): its figures are taken as "
-        "written");
+    run.notes.push_back({MessageText::ImportNoteNoDetails, {}});
     return run;
   }
   std::vector<LatencyMetric> metrics = written.percentileMetrics;
@@ -94,23 +89,18 @@ ImportedRun importOne(const std::filesystem::path& file, const nlohmann::ordered
     run.startTimesKnown = false;
     run.summary.maxOutputTokensPerS.reset();
     run.summary.maxConcurrentRequests.reset();
-    run.notes.push_back(
-        "the file has no start_times: the peak output token rate and peak concurrency cannot be "
-        "computed and are left out");
+    run.notes.push_back({MessageText::ImportNoteNoStartTimes, {}});
   } else if (!hasList(root, "itls")) {
     run.summary.maxOutputTokensPerS.reset();
-    run.notes.push_back(
-        "the file has no itls: the peak output token rate cannot be computed and is left out");
+    run.notes.push_back({MessageText::ImportNoteNoItls, {}});
   }
   // The goodput SLOs are not in the file; the written goodput is the only one there is.
   run.summary.requestGoodput = written.requestGoodput;
   run.recomputed = true;
-  run.notes.push_back("figures recomputed from the file's " + std::to_string(run.records.size()) +
-                      " requests; the duration is the file's own");
-  if (written.requestGoodput)
-    run.notes.push_back("request_goodput taken as written (its SLOs are not in the file)");
-  if (!byAyar)
-    run.notes.push_back("vLLM's files do not keep when each request was due: dispatch lag is unknown");
+  run.notes.push_back(
+      {MessageText::ImportNoteVllmRecomputed, {countArgument(static_cast<long long>(run.records.size()))}});
+  if (written.requestGoodput) run.notes.push_back({MessageText::ImportNoteGoodput, {}});
+  if (!byAyar) run.notes.push_back({MessageText::ImportNoteVllmNoDue, {}});
   run.differences = import_summary::differences(written, run.summary, import_summary::keysOf(root));
   return run;
 }

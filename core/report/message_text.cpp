@@ -257,6 +257,9 @@ constexpr Phrase kPhrases[] = {
      "Nothing was stored.",
      "{0}: dışa aktarımda {1} alanlarının hiçbiri yok; koşunun süresi bilinmiyor ve hiçbir hız "
      "verilemez. Hiçbir şey kaydedilmedi."},
+// clang-format off
+#include "core/report/message_rows_import.inc"
+    // clang-format on
 };
 static_assert(std::size(kPhrases) == static_cast<std::size_t>(MessageText::Count_),
               "every MessageText needs its row in kPhrases");

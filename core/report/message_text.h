@@ -474,6 +474,62 @@ enum class MessageText {
   ImportImpossibleValue,  // {0}: the file, {1}: the field, {2}: the value, {3}: why (json_input.h)
   ImportNoRequestCount,   // {0}: the file, {1}: the fields looked for
   ImportNoDuration,       // {0}: the file, {1}: the fields looked for
+  // ---- Reading other programs' result files (message_rows_import.inc) ----
+  ImportKnownFormats,
+  ImportIsFolder,        // {0}: the path, {1}: ImportKnownFormats
+  ImportCannotOpen,      // {0}: the path
+  ImportNotJson,         // {0}: the path, {1}: how it starts, {2}: ImportKnownFormats
+  ImportNotObject,       // {0}: the path, {1}: the JSON type, {2}: ImportKnownFormats
+  ImportUnknownFormat,   // {0}: the path, {1}: ImportKnownFormats
+  ImportRecordsNotJson,  // {0}: the file and line, {1}: the parser's words, {2}: what was expected
+  ImportRecordsEmpty,    // {0}: the file, {1}: what was expected
+  // A field of another program's file (JsonField): {0}: the file, {1}: the field (ImportField or
+  // ImportTopLevel), {2}: what is wrong, {3}: what the file was read as (ImportExpect*).
+  ImportFieldProblem,
+  ImportField,  // {0}: the path from the root
+  ImportTopLevel,
+  ImportExpectGuidellm,
+  ImportExpectAiperfRecords,
+  ImportExpectAiperf,
+  ImportExpectGenaiPerf,
+  ImportIsMissing,
+  ImportWrongType,  // {0}: the JSON type, {1}: what it should be (ImportWant*)
+  ImportWantObject,
+  ImportWantList,
+  ImportWantNumber,
+  ImportWantString,
+  ImportWantBoolean,
+  ImportNotWholeNumber,  // {0}: the value
+  ImportNotGenerative,   // {0}: the benchmark type
+  ImportNoBenchmark,
+  ImportNotTimeUnit,  // {0}: the unit
+  ImportNoLatencyMetric,
+  // Notes stored with an imported run: what was read, left out, or taken as written.
+  ImportNoteGuidellmRecomputed,  // {0}: requests
+  ImportNoteGuidellmOutside,     // {0}: requests
+  ImportNoteGuidellmTwoTimes,
+  ImportNoteGuidellmNoConcurrency,
+  ImportNoteGuidellmNoRequests,
+  ImportNoteGuidellmSample,
+  ImportNoteGuidellmDistributions,
+  ImportNoteNoInputConfig,
+  ImportNoteNoOutputTokens,
+  ImportNoteNoInputTokens,
+  ImportNoteNoPeaks,
+  ImportNoteNoRecordsFile,
+  ImportNoteWarmupLeftOut,         // {0}: requests
+  ImportNoteAiperfRecomputed,      // {0}: requests, {1}: the file
+  ImportNoteAiperfRecomputedSpan,  // {0}: requests, {1}: the file
+  ImportNoteAiperfNoDue,
+  ImportNoteSecret,
+  ImportNoteNoDetails,
+  ImportNoteNoStartTimes,
+  ImportNoteNoItls,
+  ImportNoteVllmRecomputed,  // {0}: requests
+  ImportNoteGoodput,
+  ImportNoteVllmNoDue,
+  ImportNoteStartFromFileTime,
+  ImportDifference,  // {0}: the figure, {1}: the file's value, {2}: the requests'
   Count_
 };
 

@@ -329,6 +329,16 @@ bool ResultStore::setNotes(std::int64_t id, std::string_view notes) {
   return m_impl->updateText("UPDATE runs SET notes = ?1 WHERE id = ?2", id, notes);
 }
 
+bool ResultStore::setFailure(std::int64_t id, const MessageArgument& error) {
+  std::lock_guard lock(m_impl->mutex);
+  auto update = m_impl->connection.prepare(
+      "UPDATE runs SET notes = ?1, config_json = json_set(config_json, '$.error', ?1, '$.error_tr', ?2) "
+      "WHERE id = ?3");
+  update.bind(1, error.english).bind(2, error.turkish).bind(3, id);
+  update.run();
+  return m_impl->connection.changes() > 0;
+}
+
 int ResultStore::markInterruptedRuns() {
   std::lock_guard lock(m_impl->mutex);
   return m_impl->markInterrupted();

@@ -66,6 +66,9 @@ class ResultStore {
   bool deleteRun(std::int64_t id);
   bool setLabel(std::int64_t id, std::string_view label);
   bool setNotes(std::int64_t id, std::string_view notes);
+  // A failed run's error: its English as the notes (what `ayar-cli runs show` prints), both languages
+  // in its config ("error", "error_tr"), so the workbench says it in its own (runNotes).
+  bool setFailure(std::int64_t id, const MessageArgument& error);
 
   // Marks runs whose writer died as interrupted; returns how many. Listing and reading do it too.
   int markInterruptedRuns();

@@ -107,6 +107,45 @@ RunFacts runFactsOfResult(const nlohmann::ordered_json& result) {
   return factsOf(result);
 }
 
+namespace {
+
+// The import mark's list under `key` in each language (`key` + "_tr" for Turkish; English where a run
+// was stored without it).
+void appendBothLanguages(const nlohmann::json& mark, const char* key, std::vector<MessageArgument>& out) {
+  const auto english = mark.find(key);
+  if (english == mark.end() || !english->is_array()) return;
+  const auto turkish = mark.find(std::string(key) + "_tr");
+  const bool translated = turkish != mark.end() && turkish->is_array() && turkish->size() == english->size();
+  for (std::size_t i = 0; i < english->size(); ++i) {
+    if (!(*english)[i].is_string()) continue;
+    const std::string text = (*english)[i].get<std::string>();
+    const nlohmann::json* other = translated ? &(*turkish)[i] : nullptr;
+    out.emplace_back(text, other && other->is_string() ? other->get<std::string>() : text);
+  }
+}
+
+}  // namespace
+
+RunNotes runNotes(const StoredRun& run) {
+  RunNotes notes;
+  const nlohmann::json& config = run.info.config;
+  if (config.is_object()) {
+    if (const auto mark = config.find("imported"); mark != config.end() && mark->is_object()) {
+      appendBothLanguages(*mark, "notes", notes.notes);
+      appendBothLanguages(*mark, "differences", notes.notes);
+    }
+  }
+  if (run.status == RunStatus::Failed && !run.info.notes.empty()) {
+    std::string turkish = run.info.notes;
+    if (config.is_object()) {
+      const auto tr = config.find("error_tr");
+      if (tr != config.end() && tr->is_string()) turkish = tr->get<std::string>();
+    }
+    notes.failure = MessageArgument(run.info.notes, std::move(turkish));
+  }
+  return notes;
+}
+
 RunFacts runFacts(const StoredRun& run) {
   RunFacts facts;
   for (const nlohmann::json* result : {&run.summary, &run.result}) {

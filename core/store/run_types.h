@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/load/request_record.h"
+#include "core/report/message_text.h"
 
 namespace ayar {
 
@@ -67,6 +68,16 @@ RunFacts runFacts(const StoredRun& run);
 // The same, from a result object as a run writes it ({"ayar": {"simulated", "dataset": {...}}}).
 RunFacts runFactsOfResult(const nlohmann::json& result);
 RunFacts runFactsOfResult(const nlohmann::ordered_json& result);
+
+// What a person reads beside a run's figures, each text in both languages (a view shows the one it is
+// in): an imported file's notes (what it lacked, how it was read) and the figures it wrote that its
+// requests do not give; and why a failed run failed. A run stored before both languages were kept
+// has its English text in both.
+struct RunNotes {
+  std::vector<MessageArgument> notes;
+  std::optional<MessageArgument> failure;  // set for a failed run with an error
+};
+RunNotes runNotes(const StoredRun& run);
 
 // One point of a time series recorded during a run, e.g. {"client.in_flight", 12.5 s, 31}.
 struct Sample {

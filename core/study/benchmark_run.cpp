@@ -376,12 +376,12 @@ std::vector<RunOutcome> BenchmarkRun::run() {
   try {
     return runStages();
   } catch (const std::exception& e) {
-    if (!m_cancelled) keepFailedStart(e.what());
+    if (!m_cancelled) keepFailedStart(errorArgument(e));
     throw;
   }
 }
 
-void BenchmarkRun::keepFailedStart(const std::string& error) {
+void BenchmarkRun::keepFailedStart(const MessageArgument& error) {
   const RunSpec& spec = m_spec;
   if (spec.storePath.empty() || m_state->stored) return;
   FinishedRun run;
@@ -400,8 +400,9 @@ void BenchmarkRun::keepFailedStart(const std::string& error) {
   info.engine = spec.engine;  // never holds the key: EngineSpec's JSON leaves it out
   if (info.engine.contains("base_url")) info.engine["base_url"] = info.baseUrl;
   if (!m_state->engineLog.empty()) info.engine["log"] = m_state->engineLog.string();
-  info.notes = error;
-  info.config = {{"error", error}, {"percentiles", spec.summary.percentiles}};
+  info.notes = error.english;
+  info.config = {
+      {"error", error.english}, {"error_tr", error.turkish}, {"percentiles", spec.summary.percentiles}};
   run.status = RunStatus::Failed;
   run.createdAt = m_state->startedAt;
   run.finishedAt = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
@@ -854,7 +855,7 @@ std::vector<RunOutcome> BenchmarkRun::runStages() {
         try {
           std::rethrow_exception(loadError);
         } catch (const std::exception& e) {
-          ResultStore(spec.storePath).setNotes(writer->runId(), e.what());
+          ResultStore(spec.storePath).setFailure(writer->runId(), errorArgument(e));
         }
       }
     }

@@ -82,7 +82,7 @@ class BenchmarkRun {
  private:
   struct State;
   std::vector<RunOutcome> runStages();
-  void keepFailedStart(const std::string& error);
+  void keepFailedStart(const MessageArgument& error);
 
   RunSpec m_spec;
   RunObserver m_observer;

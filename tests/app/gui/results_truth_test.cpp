@@ -9,6 +9,7 @@
 #include <QPlainTextEdit>
 #include <QRegularExpression>
 #include <QSignalSpy>
+#include <fstream>
 
 #include "app/gui/compare_page.h"
 #include "app/gui/history_model.h"
@@ -191,6 +192,51 @@ TEST(Results, CoresStagesAndErrorsReachATurkishWindowInTurkish) {
       << failure.toStdString();
   EXPECT_TRUE(window.statusText().startsWith(QStringLiteral("Çalıştırma başarısız")))
       << window.statusText().toStdString();
+
+  // The failed run, opened from the store, says its error in the window's language, and again in
+  // the other one after a switch.
+  ASSERT_GT(failedId, 0);
+  ASSERT_TRUE(window.openRun(failedId));
+  QString note = window.resultsPage()->summaryView()->textBlock();
+  EXPECT_TRUE(note.contains(QStringLiteral("başlarken kapandı"))) << note.toStdString();
+  window.setLanguage(QStringLiteral("en"));
+  note = window.resultsPage()->summaryView()->textBlock();
+  EXPECT_TRUE(note.contains(QStringLiteral("exited during start-up"))) << note.toStdString();
+  EXPECT_FALSE(note.contains(QStringLiteral("başlarken"))) << note.toStdString();
+}
+
+// An imported file's notes (what it lacked, how it was read) are shown with its figures, in the
+// window's language, and a file Ayar cannot read is named in it.
+TEST(Results, AnImportsNotesAndErrorsAreShownInTheWindowsLanguage) {
+  test::clearSettings();
+  test::TempDir dir;
+  MainWindow window({dir / "ayar.db", QStringLiteral("tr")});
+  QStringList errors;
+  const auto ids = window.importFiles({QStringLiteral(AYAR_INTEROP_FIXTURES "/vllm_summary.json")}, &errors);
+  ASSERT_EQ(ids.size(), 1u) << errors.join(QLatin1Char('\n')).toStdString();
+  ASSERT_TRUE(window.openRun(ids.front()));
+  QString notes = window.resultsPage()->notesText();
+  EXPECT_TRUE(notes.contains(QStringLiteral("--save-detailed olmadan kaydedilmiş"))) << notes.toStdString();
+  EXPECT_FALSE(notes.contains(QStringLiteral("saved without"))) << notes.toStdString();
+  window.setLanguage(QStringLiteral("en"));
+  notes = window.resultsPage()->notesText();
+  EXPECT_TRUE(notes.contains(QStringLiteral("saved without --save-detailed"))) << notes.toStdString();
+  window.setLanguage(QStringLiteral("tr"));
+
+  const auto bad = dir / "not-a-result.json";
+  { std::ofstream(bad) << "{\"hello\": 1}"; }
+  errors.clear();
+  EXPECT_TRUE(window.importFiles({QString::fromStdString(bad.string())}, &errors).empty());
+  ASSERT_EQ(errors.size(), 1);
+  EXPECT_TRUE(errors.front().contains(QStringLiteral("Ayar'ın tanıdığı bir sonuç dosyası değil")))
+      << errors.front().toStdString();
+  EXPECT_TRUE(errors.front().contains(QStringLiteral("not-a-result.json"))) << errors.front().toStdString();
+
+  // A run made here has no notes to show.
+  const auto [id, error] = runThrough(window, test::simRunSpec(3, 1, 4, 100.0, "made here"));
+  ASSERT_GT(id, 0) << error.toStdString();
+  ASSERT_TRUE(window.openRun(id));
+  EXPECT_TRUE(window.resultsPage()->notesText().isEmpty()) << window.resultsPage()->notesText().toStdString();
 }
 
 }  // namespace

@@ -58,6 +58,14 @@ std::string joined(const std::vector<std::string>& lines) {
   return out;
 }
 
+// Messages as the English reader gets them.
+std::string joined(const std::vector<Message>& messages) {
+  std::vector<std::string> lines;
+  for (const Message& message : messages)
+    lines.push_back(message.in(ReportLanguage::English));
+  return joined(lines);
+}
+
 double localTime(int year, int month, int day, int hour, int minute, int second) {
   std::tm tm{};
   tm.tm_year = year - 1900;
@@ -134,7 +142,8 @@ TEST(VllmImport, AWrittenFigureTheRequestsDoNotGiveIsReported) {
   writeText(dir / "edited.json", file.dump());
   const auto runs = readImportedRuns(dir / "edited.json");
   ASSERT_EQ(runs[0].differences.size(), 1u) << joined(runs[0].differences);
-  EXPECT_TRUE(contains(runs[0].differences[0], "p99_ttft_ms: the file says 75")) << runs[0].differences[0];
+  EXPECT_TRUE(contains(joined(runs[0].differences), "p99_ttft_ms: the file says 75"))
+      << joined(runs[0].differences);
   // Ayar's figure is the one the requests give.
   EXPECT_NEAR(runs[0].summary.ttft.percentileMs(99).value(), 60.78, 1e-9);  // 45, 50, 61 ms
 }
@@ -318,7 +327,7 @@ TEST(ResultImport, AnAiperfRecordWithoutItsStartNamesTheLineAndField) {
   text.replace(key, std::string("\"request_start_ns\"").size(), "\"request_begin_ns\"");
   writeText(dir / "profile_export.jsonl", text);
   const std::string message = messageOf([&] { (void)readImportedRuns(dir / "profile_export.jsonl"); });
-  EXPECT_TRUE(contains(message, "line 2: field 'metadata.request_start_ns' is missing")) << message;
+  EXPECT_TRUE(contains(message, ":2: field 'metadata.request_start_ns' is missing")) << message;
 }
 
 TEST(ResultImport, VllmListsOfUnequalLengthNameTheList) {
@@ -346,7 +355,7 @@ TEST(ResultImport, DeeplyNestedJsonIsRefusedBeforeAnythingRecursesNamingTheFileA
   // The same in a per-request line of AIPerf's.
   writeText(dir / "profile_export.jsonl", "{\"metadata\": " + std::string(5000, '[') + "\n");
   const std::string line = messageOf([&] { (void)readImportedRuns(dir / "profile_export.jsonl"); });
-  EXPECT_TRUE(contains(line, "line 1")) << line;
+  EXPECT_TRUE(contains(line, "profile_export.jsonl:1:")) << line;
   EXPECT_TRUE(contains(line, "levels deep")) << line;
 
   // Brackets inside strings are text, not nesting.
@@ -406,7 +415,7 @@ TEST(ProfileExportImport, AnAiperfRecordWithANegativeTimeIsRefusedNamingTheLineA
   text.insert(value, "-");
   writeText(dir / "profile_export.jsonl", text);
   const std::string message = messageOf([&] { (void)readImportedRuns(dir / "profile_export.jsonl"); });
-  EXPECT_TRUE(contains(message, "line 2: field 'metrics.time_to_first_token.value' is -")) << message;
+  EXPECT_TRUE(contains(message, ":2: field 'metrics.time_to_first_token.value' is -")) << message;
 }
 
 TEST(VllmImport, WithoutStartTimesThePeaksAreAbsentNotComputedFromMadeUpStarts) {
@@ -446,7 +455,7 @@ TEST(VllmImport, AKeyTheFileLacksIsAbsentNotAFigureOfZeroThatDiffers) {
   writeText(dir / "older.json", file.dump());
   const auto runs = readImportedRuns(dir / "older.json");
   ASSERT_EQ(runs[0].differences.size(), 1u) << joined(runs[0].differences);
-  EXPECT_TRUE(contains(runs[0].differences[0], "p99_ttft_ms")) << runs[0].differences[0];
+  EXPECT_TRUE(contains(joined(runs[0].differences), "p99_ttft_ms")) << joined(runs[0].differences);
 
   // Without --save-detailed, a figure the file lacks stays absent and is not printed as 0.00.
   nlohmann::ordered_json summary = readOrdered(kFixtures / "vllm_summary.json");
