@@ -16,6 +16,15 @@ QString fromCatalogue(std::string_view text) {
 
 }  // namespace
 
+ReportLocaleScope::ReportLocaleScope(ReportLanguage language) : m_window(QLocale()) {
+  QLocale::setDefault(language == ReportLanguage::Turkish ? QLocale(QLocale::Turkish, QLocale::Turkey)
+                                                          : QLocale(QLocale::English, QLocale::UnitedStates));
+}
+
+ReportLocaleScope::~ReportLocaleScope() {
+  QLocale::setDefault(m_window);
+}
+
 QImage reportChartImage(QWidget& chart, QSize logicalSize) {
   chart.resize(logicalSize);
   // A report is a white page: no window grey around the chart.
@@ -38,6 +47,7 @@ QImage reportChartImage(QWidget& chart, QSize logicalSize) {
 }
 
 std::vector<ReportChart> comparisonReportCharts(const std::vector<LoadedRun>& runs, ReportLanguage language) {
+  const ReportLocaleScope locale(language);
   std::vector<ReportChart> charts;
   const QString share = fromCatalogue(reportText(ReportText::ChartCumulativeShare, language));
   for (const LatencyMetric metric : kAllLatencyMetrics) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QLocale>
 #include <QWidget>
 #include <vector>
 
@@ -8,6 +9,20 @@
 #include "core/report/comparison_report.h"
 
 namespace ayar {
+
+// While it lives, the default locale is `language`'s, so that the chart widgets, which write their
+// numbers as the default locale does (the window's language), write a report's as its language does:
+// a Turkish report from an English window says "2,33 s". The window's locale is back afterwards.
+class ReportLocaleScope {
+ public:
+  explicit ReportLocaleScope(ReportLanguage language);
+  ~ReportLocaleScope();
+  ReportLocaleScope(const ReportLocaleScope&) = delete;
+  ReportLocaleScope& operator=(const ReportLocaleScope&) = delete;
+
+ private:
+  QLocale m_window;
+};
 
 // A chart widget drawn for a report, offscreen: `logicalSize` CSS pixels with kReportChartScale
 // times as many image pixels, on white (the light theme, whatever the window's).

@@ -42,6 +42,7 @@ constexpr QSize kStudyChartSize{kReportChartSize.width(), kReportChartSize.heigh
 
 std::vector<ReportChart> studyReportCharts(const std::filesystem::path& storePath, std::int64_t studyId,
                                            ReportLanguage language) {
+  const ReportLocaleScope locale(language);
   const StudySpec study = StudyRunner::loadStored(storePath, studyId);
   const std::string code(reportLanguageCode(language));
   const LatencyMetric metric = latencyOf(study.decidingFigure);

@@ -17,11 +17,13 @@
 #include "app/gui/report_charts.h"
 #include "app/gui/studies_page.h"
 #include "core/interop/result_import.h"
+#include "core/metrics/latency_values.h"
 #include "core/report/comparison_report.h"
 #include "core/store/result_store.h"
 #include "tests/app/gui/gui_test_support.h"
 #include "tests/app/gui/report_checks.h"
 #include "tests/support/test_env.h"
+#include "widgets/distribution_chart.h"
 
 namespace ayar {
 namespace {
@@ -301,6 +303,41 @@ INSTANTIATE_TEST_SUITE_P(BothLanguages, ReportFiles,
 
 // The report language follows the UI's until one is picked, in both areas; an export says, in the UI
 // language, the whole path it wrote.
+// A report's charts write numbers as the report's language does, whatever the window's: a Turkish
+// report from an English window says "p50 52,4 ms", never "52.4". The chart widgets write numbers as
+// the default locale does, and the report's charts are drawn inside a ReportLocaleScope; the window
+// gets its own locale back.
+TEST(ReportCharts, NumbersFollowTheReportsLanguageNotTheWindows) {
+  test::TempDir dir;
+  const std::vector<LoadedRun> runs = loadRuns(storeWithTwoRuns(dir));
+  const std::vector<double> ttfts = latencyValuesMs(runs[0].records, LatencyMetric::Ttft);  // below a second
+  for (const ReportLanguage window : {ReportLanguage::English, ReportLanguage::Turkish}) {
+    const QLocale windowLocale = window == ReportLanguage::Turkish
+                                     ? QLocale(QLocale::Turkish, QLocale::Turkey)
+                                     : QLocale(QLocale::English, QLocale::UnitedStates);
+    QLocale::setDefault(windowLocale);
+    for (const ReportLanguage report : {ReportLanguage::English, ReportLanguage::Turkish}) {
+      QStringList markers;
+      {
+        const ReportLocaleScope scope(report);
+        DistributionChart chart;
+        chart.setDistributions({{QStringLiteral("fast"), ttfts}}, {50, 90});
+        for (const QString& name : chart.seriesNames())
+          if (name.startsWith(QLatin1Char('p'))) markers << name;
+      }
+      ASSERT_EQ(markers.size(), 2) << markers.join(QLatin1Char('|')).toStdString();
+      for (const QString& text : markers) {
+        EXPECT_TRUE(text.contains(report == ReportLanguage::Turkish
+                                      ? QRegularExpression(QStringLiteral("^p[0-9]+ [0-9]+,[0-9]+ ms$"))
+                                      : QRegularExpression(QStringLiteral("^p[0-9]+ [0-9]+\\.[0-9]+ ms$"))))
+            << text.toStdString();
+      }
+      EXPECT_EQ(QLocale().language(), windowLocale.language()) << "the window's locale is not back";
+    }
+  }
+  QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+}
+
 TEST(ReportExport, FollowsTheUiLanguageUntilOneIsPickedAndSaysWhereItWrote) {
   test::clearSettings();
   test::TempDir dir;
