@@ -4,13 +4,14 @@
 
 #include "app/gui/history_model.h"
 #include "core/error.h"
+#include "core/report/message_text.h"
 #include "core/report/result_json.h"
 
 namespace ayar {
 
 LoadedRun loadStoredRun(ResultStore& store, std::int64_t id) {
   auto detail = store.loadRun(id);
-  if (!detail) throw Error("run " + std::to_string(id) + " is not in the store " + store.path().string());
+  if (!detail) throw MessageError({MessageText::ReportNoRun, {std::to_string(id), store.path().string()}});
   LoadedRun loaded;
   loaded.run = std::move(detail->run);
   loaded.records = std::move(detail->requests);

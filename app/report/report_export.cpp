@@ -15,6 +15,7 @@
 #include <cmath>
 
 #include "core/error.h"
+#include "core/report/message_text.h"
 
 namespace ayar {
 
@@ -94,11 +95,16 @@ QString withCharts(const std::string& html, const QString& charts) {
   return page.replace(at, marker.size(), charts);
 }
 
+// The system's words (Qt's, in English) follow the file after a colon, when there are any.
+MessageError cannotWrite(const QString& path, const QString& why) {
+  return MessageError({MessageText::ReportCannotWrite,
+                       {path.toStdString(), why.isEmpty() ? std::string() : ": " + why.toStdString()}});
+}
+
 void writeBytes(const QString& path, const QByteArray& bytes) {
   QFile file(path);
   if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(bytes) != bytes.size())
-    throw Error("cannot write the report to " + path.toStdString() + ": " + file.errorString().toStdString() +
-                "; choose a folder you can write to");
+    throw cannotWrite(path, file.errorString());
 }
 
 // Page geometry of a laid-out QTextDocument.
@@ -253,9 +259,7 @@ void writePdf(const ReportDocument& document, const std::vector<ReportChart>& ch
   // QPdfWriter reports nothing when it cannot open its file.
   {
     QFile probe(path);
-    if (!probe.open(QIODevice::WriteOnly | QIODevice::Truncate))
-      throw Error("cannot write the report to " + path.toStdString() + ": " +
-                  probe.errorString().toStdString() + "; choose a folder you can write to");
+    if (!probe.open(QIODevice::WriteOnly | QIODevice::Truncate)) throw cannotWrite(path, probe.errorString());
   }
   QPdfWriter writer(path);
   writer.setPageSize(QPageSize(QPageSize::A4));
@@ -289,8 +293,7 @@ void writePdf(const ReportDocument& document, const std::vector<ReportChart>& ch
 
   const int pageCount = contentPages(text);
   QPainter painter;
-  if (!painter.begin(&writer))
-    throw Error("cannot write the report to " + path.toStdString() + "; choose a folder you can write to");
+  if (!painter.begin(&writer)) throw cannotWrite(path, QString());
   // Charts are line drawings: kept as PNG-like lossless images, not JPEG.
   painter.setRenderHint(QPainter::LosslessImageRendering);
   QFont footerFont = font;

@@ -260,6 +260,8 @@ constexpr Phrase kPhrases[] = {
 // clang-format off
 #include "core/report/message_rows_import.inc"
     // clang-format on
+    {MessageText::ReportCannotWrite, "cannot write the report to {0}{1}; choose a folder you can write to",
+     "rapor {0} dosyasına yazılamıyor{1}; yazabildiğiniz bir klasör seçin"},
 };
 static_assert(std::size(kPhrases) == static_cast<std::size_t>(MessageText::Count_),
               "every MessageText needs its row in kPhrases");

@@ -530,6 +530,8 @@ enum class MessageText {
   ImportNoteVllmNoDue,
   ImportNoteStartFromFileTime,
   ImportDifference,  // {0}: the figure, {1}: the file's value, {2}: the requests'
+  // Writing a report file (the workbench's exports).
+  ReportCannotWrite,  // {0}: the file, {1}: the system's words (may be empty)
   Count_
 };
 

@@ -19,6 +19,7 @@
 #include "core/interop/result_import.h"
 #include "core/metrics/latency_values.h"
 #include "core/report/comparison_report.h"
+#include "core/report/message_text.h"
 #include "core/store/result_store.h"
 #include "tests/app/gui/gui_test_support.h"
 #include "tests/app/gui/report_checks.h"
@@ -336,6 +337,27 @@ TEST(ReportCharts, NumbersFollowTheReportsLanguageNotTheWindows) {
     }
   }
   QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+}
+
+// A report that cannot be written says so in the reader's language, naming the file, for every format.
+TEST(ReportExport, AFileThatCannotBeWrittenIsNamedInEachLanguage) {
+  test::TempDir dir;
+  const std::vector<LoadedRun> runs = loadRuns(storeWithTwoRuns(dir));
+  const QString path = QString::fromStdString((dir / "no-such-folder" / "report").string());
+  for (const ReportFileFormat format :
+       {ReportFileFormat::Pdf, ReportFileFormat::Html, ReportFileFormat::Markdown}) {
+    try {
+      writeComparisonReportFile(runs, ReportLanguage::Turkish, path, format);
+      ADD_FAILURE() << "a report was written into a folder that does not exist";
+    } catch (const Error& error) {
+      const QString turkish = QString::fromStdString(errorText(error, ReportLanguage::Turkish));
+      EXPECT_TRUE(turkish.contains(QStringLiteral("yazılamıyor"))) << turkish.toStdString();
+      EXPECT_TRUE(turkish.contains(path)) << turkish.toStdString();
+      EXPECT_TRUE(
+          QString::fromUtf8(error.what()).contains(QStringLiteral("cannot write the report to ") + path))
+          << error.what();
+    }
+  }
 }
 
 TEST(ReportExport, FollowsTheUiLanguageUntilOneIsPickedAndSaysWhereItWrote) {
