@@ -134,8 +134,16 @@ StudiesPage::StudiesPage(StudyController* controller, QWidget* parent)
   reportHead->addWidget(m_command, 1, 1, 1, 4);
   reportHead->setColumnStretch(1, 1);
 
+  m_startError = new QLabel(this);
+  m_startError->setObjectName(QStringLiteral("studyStartError"));
+  m_startError->setStyleSheet(QStringLiteral("color: #d73c32"));
+  m_startError->setWordWrap(true);
+  m_startError->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_startError->hide();
+
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(top);
+  layout->addWidget(m_startError);
   layout->addSpacing(6);
   layout->addWidget(m_heading);
   layout->addWidget(m_progress);
@@ -241,6 +249,7 @@ void StudiesPage::retranslate() {
          "the bundled engine's timing simulator, each on a small profile, then the faster one beside "
          "the baseline on a second profile."));
   m_grid->setLanguage(uiLanguage(), QLocale());
+  showStartError();
   if (!m_reportLanguageChosen)
     m_reportLanguage->setCurrentIndex(uiLanguage() == ReportLanguage::Turkish ? 1 : 0);
   refillPresets();
@@ -312,8 +321,12 @@ std::optional<StoredStudy> StudiesPage::storedStudy(qint64 id) const {
 
 qint64 StudiesPage::startStudy(const QString& presetOrFile) {
   if (!m_store) return -1;
+  m_startProblem.reset();
+  m_startBlockedByRunning = false;
   if (m_controller->isRunning()) {
-    emit failed(tr("A study is running: stop it before starting another."));
+    m_startBlockedByRunning = true;
+    showStartError();
+    emit failed(startErrorText());
     return -1;
   }
   qint64 id = -1;
@@ -321,14 +334,34 @@ qint64 StudiesPage::startStudy(const QString& presetOrFile) {
     const StudySpec spec = loadStudy(presetOrFile.toStdString());
     id = StudyRunner::create(spec, m_store->path());
   } catch (const Error& e) {
-    emit failed(tr("Cannot start the study: %1").arg(QString::fromStdString(errorText(e, uiLanguage()))));
+    m_startProblem = errorArgument(e);
+    showStartError();
+    emit failed(startErrorText());
     return -1;
   }
+  showStartError();
   m_controller->start(m_store->path(), id);
   showStudy(id);
   refreshList();
   emit message(tr("Study #%1 started").arg(id));
   return id;
+}
+
+void StudiesPage::showStartError() {
+  QString text;
+  if (m_startBlockedByRunning) {
+    text = tr("A study is running: stop it before starting another.");
+  } else if (m_startProblem) {
+    const std::string& said =
+        uiLanguage() == ReportLanguage::Turkish ? m_startProblem->turkish : m_startProblem->english;
+    text = tr("Cannot start the study: %1").arg(QString::fromStdString(said));
+  }
+  m_startError->setText(text);
+  m_startError->setVisible(!text.isEmpty());
+}
+
+QString StudiesPage::startErrorText() const {
+  return m_startError->isHidden() ? QString() : m_startError->text();
 }
 
 bool StudiesPage::resumeStudy(qint64 id) {

@@ -42,7 +42,11 @@ class StudiesPage : public QWidget {
 
   void setStore(ResultStore* store);
   // Stores a study from a preset's name or a study file and runs it; its id, or -1 (and failed()).
+  // Why it could not start (a bad file, another study running) is also said on the page, under the
+  // buttons that start it, in the UI language, until the next start.
   qint64 startStudy(const QString& presetOrFile);
+  // What the page says of the last start that failed (empty when it did not).
+  QString startErrorText() const;
   // Continues a stopped or interrupted study; false (and failed()) when it cannot.
   bool resumeStudy(qint64 id);
   void stopStudy();
@@ -103,6 +107,10 @@ class StudiesPage : public QWidget {
   QPushButton* m_stop = nullptr;
   QLabel* m_heading = nullptr;
   QLabel* m_progress = nullptr;
+  QLabel* m_startError = nullptr;
+  std::optional<MessageArgument> m_startProblem;  // why the last start failed; retranslated
+  bool m_startBlockedByRunning = false;
+  void showStartError();
   StudyGridModel* m_grid = nullptr;
   StudyGridView* m_gridView = nullptr;
   QLabel* m_recommendation = nullptr;

@@ -346,5 +346,39 @@ TEST(Studies, AStudyKilledInTheCliListsAsInterruptedAndResumesFromThePage) {
       QStringLiteral("completed"));
 }
 
+// A study file that cannot start is said on the Studies page, where it was started, in the window's
+// language (the file's own fault in it too), and again in the other language after a switch.
+TEST(Studies, ABadStudyFileIsSaidOnThePageInTheWindowsLanguage) {
+  test::clearSettings();
+  test::TempDir dir;
+  MainWindow window({dir / "ayar.db", QStringLiteral("tr")});
+  window.show();
+  window.showArea(MainWindow::StudiesArea);
+  StudiesPage* page = window.studiesPage();
+  EXPECT_TRUE(page->startErrorText().isEmpty());
+  const auto bad = dir / "bad-study.json";
+  {
+    std::ofstream(bad) << R"({"name": "x", "profiles": ["gpu-quick"],
+      "baseline": {"engine": "ayar", "model": "qwen3-0.6b"}, "variants": []})";
+  }
+  EXPECT_EQ(page->startStudy(QString::fromStdString(bad.string())), -1);
+  QString said = page->startErrorText();
+  EXPECT_TRUE(said.startsWith(QStringLiteral("Çalışma başlatılamıyor"))) << said.toStdString();
+  EXPECT_TRUE(said.contains(QString::fromStdString(bad.string()))) << said.toStdString();
+  EXPECT_TRUE(said.contains(QStringLiteral("bilinmeyen alan"))) << said.toStdString();
+  EXPECT_FALSE(said.contains(QStringLiteral("unknown field"))) << said.toStdString();
+  EXPECT_EQ(window.statusText(), said);
+  window.setLanguage(QStringLiteral("en"));
+  said = page->startErrorText();
+  EXPECT_TRUE(said.startsWith(QStringLiteral("Cannot start the study"))) << said.toStdString();
+  EXPECT_TRUE(said.contains(QStringLiteral("unknown field"))) << said.toStdString();
+
+  // Another bad start says its own fault, not the last one's.
+  EXPECT_EQ(page->startStudy(QString::fromStdString((dir / "missing.json").string())), -1);
+  said = page->startErrorText();
+  EXPECT_TRUE(said.contains(QStringLiteral("missing.json"))) << said.toStdString();
+  EXPECT_FALSE(said.contains(QStringLiteral("unknown field"))) << said.toStdString();
+}
+
 }  // namespace
 }  // namespace ayar
