@@ -370,7 +370,8 @@ std::vector<RunOutcome> BenchmarkRun::run() {
   m_spec.profile.validate();
   m_spec.engine.validate();
   if (!m_spec.extraBody.is_object())
-    throw Error("--extra-body must be a JSON object, e.g. '{\"top_k\": 20}'");
+    throw MessageError({MessageText::LoadExtraNotObject,
+                        {Message{MessageText::LoadExtraBodyAll, {}}.asArgument(), m_spec.extraBody.dump()}});
   m_state->startedAt =
       std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
   try {
