@@ -14,6 +14,7 @@
 
 #include "core/error.h"
 #include "engine/backend/cuda/cuda_kernels.h"
+#include "engine/common/splitmix64.h"
 #include "engine/model/weights.h"
 
 namespace ayar::engine::cuda {
@@ -1216,20 +1217,14 @@ __global__ void __launch_bounds__(kSampleThreads)
 // ---------------------------------------------------------------------------------------------------
 // Dummy weights
 
-__device__ __forceinline__ std::uint64_t mix64(std::uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
 __global__ void fillDummyKernel(bf16* out, std::int64_t n, std::uint64_t chunkBase, float center,
                                 float halfWidth, std::int64_t chunkValues, std::uint64_t chunkMultiplier) {
   const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const std::uint64_t chunk = static_cast<std::uint64_t>(i / chunkValues);
   const std::uint64_t local = static_cast<std::uint64_t>(i % chunkValues);
-  const std::uint64_t state = (chunkBase ^ (chunk * chunkMultiplier)) + (local + 1) * 0x9e3779b97f4a7c15ull;
-  const float unit = static_cast<float>(mix64(state) >> 40) * 0x1.0p-24f;
+  const std::uint64_t state = (chunkBase ^ (chunk * chunkMultiplier)) + (local + 1) * kSplitMix64Gamma;
+  const float unit = static_cast<float>(splitmix64Mix(state) >> 40) * 0x1.0p-24f;
   out[i] = __float2bfloat16(center + halfWidth * (2.0f * unit - 1.0f));
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "engine/common/splitmix64.h"
 
 namespace ayar::engine {
 
@@ -79,11 +80,9 @@ SimProfile roofline(std::string name, double bandwidthScale, std::int64_t memory
   return profile;
 }
 
-std::uint64_t mix64(std::uint64_t x) {  // splitmix64
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
+// splitmix64's next output from state x (taken by value: the caller's x does not advance).
+std::uint64_t mix64(std::uint64_t x) {
+  return splitmix64Next(x);
 }
 
 Clock::duration fromMs(double ms) {
