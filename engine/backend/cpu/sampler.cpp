@@ -10,20 +10,11 @@ namespace ayar::engine {
 
 namespace {
 
-double toUnit(std::uint64_t bits) {
-  return static_cast<double>(bits >> 11) * 0x1.0p-53;
-}
-
 bool greater(const std::pair<float, std::int32_t>& a, const std::pair<float, std::int32_t>& b) {
   return a.first > b.first || (a.first == b.first && a.second < b.second);
 }
 
 }  // namespace
-
-double seededUniform(std::uint64_t seed, std::int64_t k) {
-  return toUnit(splitmix64Mix(splitmix64Mix(seed + kSplitMix64Gamma) ^
-                              (static_cast<std::uint64_t>(k) * 0xd1b54a32d192ed03ull)));
-}
 
 std::int32_t argmaxToken(std::span<const float> logits) {
   assert(!logits.empty());
@@ -37,7 +28,7 @@ std::int32_t argmaxToken(std::span<const float> logits) {
 Sampler::Sampler(std::uint64_t seed) : m_state(seed) {}
 
 double Sampler::nextUnseededUniform() {
-  return toUnit(splitmix64Next(m_state));
+  return uniformFromBits(splitmix64Next(m_state));
 }
 
 std::int32_t Sampler::sample(std::span<const float> logits, const SamplingParams& params,
