@@ -23,7 +23,7 @@ constexpr std::int64_t kH200MemoryBytes = 143771 * kMiB;
 // showed on an H200: the step sweeps engine/backend/sim/calibration/h200-qwen3-{8b,14b}.txt (written by
 // scripts/step-sweep.sh) and the step logs of qwen3-8b's four rate profiles beside them
 // (h200-qwen3-8b-steps-*.csv, ayar-engine --step-log); docs/BENCHMARKS.md has the fit point by point
-// (fit 5: rms error 4.0% over the sweep points, 6.4% over the logged steps).
+// and its error.
 constexpr double kH200FusedOverheadPerLayer = 17.1e-6;     // a decode-only step of 1-2 sequences (graph)
 constexpr double kH200GraphOverheadPerLayer = 40.2e-6;     // a decode-only step of 3-16 sequences (graph)
 constexpr double kH200WideOverheadPerLayer = 55.3e-6;      // one of more than 16 sequences (graph)
