@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "core/error.h"
+#include "engine/common/splitmix64.h"
 #include "engine/model/safetensors.h"
 
 namespace ayar::engine {
@@ -17,13 +18,6 @@ std::string shapeText(const std::vector<std::int64_t>& shape) {
   for (std::size_t i = 0; i < shape.size(); ++i)
     text += (i ? ", " : "") + std::to_string(shape[i]);
   return text + "]";
-}
-
-std::uint64_t splitmix64(std::uint64_t& state) {
-  std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
 }
 
 std::uint64_t nameHash(const std::string& name) {
@@ -42,7 +36,7 @@ void fillUniformChunk(std::vector<float>& values, std::size_t chunk, const Dummy
   std::uint64_t state = draw.chunkBase ^ (chunk * kDummyChunkMultiplier);
   const std::size_t end = std::min(values.size(), (chunk + 1) * kDummyChunk);
   for (std::size_t i = chunk * kDummyChunk; i < end; ++i) {
-    const float unit = static_cast<float>(splitmix64(state) >> 40) * 0x1.0p-24f;  // [0, 1)
+    const float unit = static_cast<float>(splitmix64Next(state) >> 40) * 0x1.0p-24f;  // [0, 1)
     values[i] = draw.center + draw.halfWidth * (2.0f * unit - 1.0f);
   }
 }

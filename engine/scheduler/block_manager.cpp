@@ -3,20 +3,9 @@
 #include <algorithm>
 #include <cassert>
 
+#include "engine/common/splitmix64.h"
+
 namespace ayar::engine {
-
-namespace {
-
-std::uint64_t mix64(std::uint64_t x) {  // splitmix64's finaliser
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ULL;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebULL;
-  x ^= x >> 31;
-  return x;
-}
-
-}  // namespace
 
 BlockManager::BlockManager(int numBlocks, int blockSize, bool enablePrefixCaching)
     : m_blockSize(blockSize), m_prefixCaching(enablePrefixCaching) {
@@ -29,9 +18,9 @@ BlockManager::BlockManager(int numBlocks, int blockSize, bool enablePrefixCachin
 // 64 bits of a strong mix: a collision needs billions of cached blocks to become likely, so the block's
 // token ids are not kept for comparison (they would cost 4 bytes per KV slot).
 std::uint64_t BlockManager::chainHash(std::uint64_t parentHash, std::span<const std::int32_t> blockTokens) {
-  std::uint64_t hash = mix64(parentHash ^ 0x9e3779b97f4a7c15ULL);
+  std::uint64_t hash = splitmix64Mix(parentHash ^ 0x9e3779b97f4a7c15ULL);
   for (std::int32_t token : blockTokens) {
-    hash = mix64(hash + static_cast<std::uint32_t>(token) + 0x632be59bd9b4e019ULL);
+    hash = splitmix64Mix(hash + static_cast<std::uint32_t>(token) + 0x632be59bd9b4e019ULL);
   }
   return hash;
 }

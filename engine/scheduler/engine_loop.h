@@ -7,31 +7,9 @@
 #include <vector>
 
 #include "engine/backend/backend.h"
+#include "engine/scheduler/generation_types.h"
 
 namespace ayar::engine {
-
-struct SchedulerConfig {
-  int maxNumSeqs = 256;
-  int maxNumBatchedTokens = 8192;
-  int blockSize = 16;
-  int numBlocks = 0;  // KV pages; computed from the memory budget by the caller
-  bool enablePrefixCaching = true;
-  int maxModelLen = 40960;
-  int maxWaiting = 4096;  // requests queued beyond this are refused (the server answers 503)
-};
-
-struct GenerationRequest {
-  std::string requestId;
-  std::vector<std::int32_t> promptTokens;  // non-empty; promptTokens.size() + maxTokens <= maxModelLen
-  int maxTokens = 16;
-  int minTokens = 0;  // stop tokens are ignored before this many
-  bool ignoreEos = false;
-  std::vector<std::int32_t> stopTokenIds;  // ends the request (and is counted) unless ignoreEos
-  SamplingParams sampling;
-  Clock::time_point arrival = Clock::now();
-};
-
-enum class FinishReason { kNone, kLength, kStop, kAbort };
 
 // What the loop tells a request's owner. Normally one new token per event; the last event has
 // finish != kNone. Counts are cumulative for the request.

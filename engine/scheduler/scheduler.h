@@ -9,7 +9,7 @@
 
 #include "engine/backend/backend.h"
 #include "engine/scheduler/block_manager.h"
-#include "engine/scheduler/engine_loop.h"
+#include "engine/scheduler/generation_types.h"
 
 namespace ayar::engine {
 

@@ -39,7 +39,7 @@ int fail(int exitCode, const std::string& message) {
 // Thousands of streaming clients need thousands of descriptors; the soft limit is often 1024.
 // The descriptor table is also grown now, while the process has one thread: once several threads
 // share it, every growth (by doubling, as connections arrive) waits for an RCU grace period, which
-// froze the accepting thread, and every stream it serves, for 10-20 ms at a time on the GPU host.
+// freezes the accepting thread, and every stream it serves, for milliseconds at a time.
 void raiseOpenFileLimit() {
   rlimit limit{};
   if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return;

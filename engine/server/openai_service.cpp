@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "core/error.h"
+#include "engine/common/splitmix64.h"
 #include "engine/server/api_error.h"
 #include "engine/server/generation_stream.h"
 
@@ -149,10 +150,7 @@ bool OpenAiService::authorized(const HttpRequest& request) const {
 std::string OpenAiService::newResponseId(ApiRoute route) {
   const std::uint64_t counter = m_nextId.fetch_add(1, std::memory_order_relaxed);
   // splitmix64 of (prefix + counter): unique in this process, not guessable from a neighbour's id.
-  std::uint64_t mixed = m_idPrefix + counter * 0x9e3779b97f4a7c15ULL;
-  mixed = (mixed ^ (mixed >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  mixed = (mixed ^ (mixed >> 27)) * 0x94d049bb133111ebULL;
-  mixed ^= mixed >> 31;
+  const std::uint64_t mixed = splitmix64Mix(m_idPrefix + counter * kSplitMix64Gamma);
   char hex[40];
   std::snprintf(hex, sizeof hex, "%016llx%016llx", static_cast<unsigned long long>(m_idPrefix),
                 static_cast<unsigned long long>(mixed));

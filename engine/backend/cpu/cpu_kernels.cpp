@@ -5,7 +5,8 @@
 #include "engine/backend/cpu/worker_pool.h"
 
 // The build targets baseline x86-64 (SSE2). On x86-64 the kernels are also compiled for x86-64-v3 (AVX2,
-// FMA) and picked at load time, which makes them about three times faster where the CPU has it.
+// FMA) and picked at load time: a CPU that has them gets the wider vectors, and the program still runs
+// on every x86-64.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define AYAR_CPU_KERNEL __attribute__((target_clones("arch=x86-64-v3", "default")))
 #else

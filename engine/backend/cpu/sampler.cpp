@@ -4,30 +4,17 @@
 #include <cassert>
 #include <cmath>
 
+#include "engine/common/splitmix64.h"
+
 namespace ayar::engine {
 
 namespace {
-
-std::uint64_t mix64(std::uint64_t z) {  // splitmix64's finaliser
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
-double toUnit(std::uint64_t bits) {
-  return static_cast<double>(bits >> 11) * 0x1.0p-53;
-}
 
 bool greater(const std::pair<float, std::int32_t>& a, const std::pair<float, std::int32_t>& b) {
   return a.first > b.first || (a.first == b.first && a.second < b.second);
 }
 
 }  // namespace
-
-double seededUniform(std::uint64_t seed, std::int64_t k) {
-  return toUnit(
-      mix64(mix64(seed + 0x9e3779b97f4a7c15ull) ^ (static_cast<std::uint64_t>(k) * 0xd1b54a32d192ed03ull)));
-}
 
 std::int32_t argmaxToken(std::span<const float> logits) {
   assert(!logits.empty());
@@ -41,8 +28,7 @@ std::int32_t argmaxToken(std::span<const float> logits) {
 Sampler::Sampler(std::uint64_t seed) : m_state(seed) {}
 
 double Sampler::nextUnseededUniform() {
-  m_state += 0x9e3779b97f4a7c15ull;
-  return toUnit(mix64(m_state));
+  return uniformFromBits(splitmix64Next(m_state));
 }
 
 std::int32_t Sampler::sample(std::span<const float> logits, const SamplingParams& params,

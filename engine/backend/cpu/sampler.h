@@ -6,12 +6,9 @@
 #include <vector>
 
 #include "engine/backend/backend.h"
+#include "engine/backend/seeded_uniform.h"
 
 namespace ayar::engine {
-
-// The uniform draw in [0, 1) for the k-th generated token of a request seeded with `seed`. It depends on
-// (seed, k) alone, so a request that is preempted and recomputed draws the same tokens again.
-double seededUniform(std::uint64_t seed, std::int64_t k);
 
 // The index of the largest logit (the first one on ties).
 std::int32_t argmaxToken(std::span<const float> logits);

@@ -39,9 +39,9 @@
 #include <tuple>
 
 #include "core/error.h"
-#include "engine/backend/cpu/sampler.h"
 #include "engine/backend/cuda/cuda_backend.h"
 #include "engine/backend/cuda/cuda_kernels.h"
+#include "engine/backend/seeded_uniform.h"
 
 namespace ayar::engine {
 

@@ -37,8 +37,8 @@ struct CudaBackendOptions {
   bool enforceEager = false;  // no CUDA graphs for decode steps
   std::uint64_t seed = 0;     // draws of requests without their own seed
   int maxPositions = 0;       // positions the rotary table covers (0: the model's maximum)
-  // Measured on an H200 (docs/BENCHMARKS.md, run 22): BetweenGemvs is the fastest for qwen3-8b and
-  // qwen3-14b; All is slower (the o GEMV's early weight loads delay the latency-bound attention).
+  // BetweenGemvs, not All: the o GEMV's early weight loads would delay the latency-bound attention before
+  // it by more than the overlap gains (the comparison is in docs/BENCHMARKS.md).
   DecodeOverlap overlap = DecodeOverlap::BetweenGemvs;
   // Steps of more than 2 rows compute a row count rounded up to a bucket (16 up to 256 rows, 64 up to
   // 1,024, 256 up to 4,096, then 512), so that cuBLAS meets few distinct shapes, all of them in warmUp().

@@ -14,6 +14,7 @@
 
 #include "core/error.h"
 #include "engine/backend/cuda/cuda_kernels.h"
+#include "engine/common/splitmix64.h"
 #include "engine/model/weights.h"
 
 namespace ayar::engine::cuda {
@@ -749,16 +750,16 @@ __global__ void __launch_bounds__(128)
 // each warp makes one batch of loads, all in flight at once: one round trip a block, and no second set
 // of registers (qwen3-14b's k of 5,120 takes 5 warps instead of 4 warps with a quarter batch after the
 // first). Rows of 9 to 16 batches (except NormedSiluMul's) do the same with one feature a block
-// (qwen3-8b's down projection, k of 12,288: 12 warps; it took 28.1 us as 4 looping warps, 26.4 us so, on
-// an H200). Longer rows take 4 warps that loop over their batches, the next batch's loads issued before
-// the current one is used. x comes through L1.
+// (qwen3-8b's down projection, k of 12,288: 12 warps of one batch each, not 4 warps looping over three).
+// Longer rows take 4 warps that loop over their batches, the next batch's loads issued before the
+// current one is used. x comes through L1.
 //
 // The one-batch forms run in waves of blocks, and the last wave's blocks finish one by one while the
-// memory idles (qwen3-8b's o projection: 2,048 blocks, 2.6 waves). So where rows of 2 to 8 batches are
+// memory idles (qwen3-8b's o projection: 2,048 blocks, several waves). So where rows of 2 to 8 batches are
 // few enough that one looping warp a row puts every row on the GPU at once (by the occupancy of that
 // form, queried at its first launch), each row gets one warp that streams it, 4 rows a block: one wave,
-// no tail. qwen3-8b's o projection: 10.4 -> 9.4 us on an H200; its qkv projection (6,144 rows) does not
-// fit and stays in the one-batch form, where the looping form took 17.2 us against 14.5.
+// no tail (qwen3-8b's o projection). Rows that do not all fit at once (qwen3-8b's qkv projection, 6,144
+// rows) stay in the one-batch form: there the looping form would run in waves too, and is the slower.
 //
 // The weights never depend on the kernel before, so a block issues its first weight loads before
 // griddepcontrol.wait: launched as a programmatic dependent, the blocks that fit beside the kernel before
@@ -1216,20 +1217,14 @@ __global__ void __launch_bounds__(kSampleThreads)
 // ---------------------------------------------------------------------------------------------------
 // Dummy weights
 
-__device__ __forceinline__ std::uint64_t mix64(std::uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
 __global__ void fillDummyKernel(bf16* out, std::int64_t n, std::uint64_t chunkBase, float center,
                                 float halfWidth, std::int64_t chunkValues, std::uint64_t chunkMultiplier) {
   const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const std::uint64_t chunk = static_cast<std::uint64_t>(i / chunkValues);
   const std::uint64_t local = static_cast<std::uint64_t>(i % chunkValues);
-  const std::uint64_t state = (chunkBase ^ (chunk * chunkMultiplier)) + (local + 1) * 0x9e3779b97f4a7c15ull;
-  const float unit = static_cast<float>(mix64(state) >> 40) * 0x1.0p-24f;
+  const std::uint64_t state = (chunkBase ^ (chunk * chunkMultiplier)) + (local + 1) * kSplitMix64Gamma;
+  const float unit = static_cast<float>(splitmix64Mix(state) >> 40) * 0x1.0p-24f;
   out[i] = __float2bfloat16(center + halfWidth * (2.0f * unit - 1.0f));
 }
 

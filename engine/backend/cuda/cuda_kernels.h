@@ -80,9 +80,9 @@ std::int64_t decodeAttentionPartialFloats(int count, int numHeads, int splits);
 // The splits the backend gives a decode attention over `count` sequences of up to maxContext keys:
 // enough blocks to fill the GPU's multiprocessors twice when the batch alone does not, in partitions of
 // whole 64-key tiles; where that leaves fewer than 16 splits, partitions down to 16 keys (a tile's scores
-// and P V cost in proportion to its keys). Measured on an H200 at batch 1: 256 keys in 16 splits of 16
-// keys 8.0 us against 9.8 us in 4 tiles; 1,024 keys in 16 tiles 10.2 us against 17.7 us in 64 splits of
-// 16 keys. Powers of two, so that decode graphs come in few variants.
+// and P V cost in proportion to its keys, so a short context spread over small partitions finishes
+// sooner). Small partitions stop at 16 splits: beyond that they cost more than they save, and whole
+// tiles win (timings in docs/BENCHMARKS.md). Powers of two, so that decode graphs come in few variants.
 int decodeAttentionSplits(int count, int maxContext, int kvHeads, int multiprocessors);
 void decodeAttention(Bf16* out, const Bf16* qkv, int qkvStride, const SeqTable& table,
                      const std::int32_t* seqs, int count, int numHeads, const LayerKvCache& cache, int splits,

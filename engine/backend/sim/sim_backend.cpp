@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "engine/common/splitmix64.h"
 
 namespace ayar::engine {
 
@@ -22,7 +23,7 @@ constexpr std::int64_t kH200MemoryBytes = 143771 * kMiB;
 // showed on an H200: the step sweeps engine/backend/sim/calibration/h200-qwen3-{8b,14b}.txt (written by
 // scripts/step-sweep.sh) and the step logs of qwen3-8b's four rate profiles beside them
 // (h200-qwen3-8b-steps-*.csv, ayar-engine --step-log); docs/BENCHMARKS.md has the fit point by point
-// (fit 5: rms error 4.0% over the sweep points, 6.4% over the logged steps).
+// and its error.
 constexpr double kH200FusedOverheadPerLayer = 17.1e-6;     // a decode-only step of 1-2 sequences (graph)
 constexpr double kH200GraphOverheadPerLayer = 40.2e-6;     // a decode-only step of 3-16 sequences (graph)
 constexpr double kH200WideOverheadPerLayer = 55.3e-6;      // one of more than 16 sequences (graph)
@@ -79,11 +80,9 @@ SimProfile roofline(std::string name, double bandwidthScale, std::int64_t memory
   return profile;
 }
 
-std::uint64_t mix64(std::uint64_t x) {  // splitmix64
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
+// splitmix64's next output from state x (taken by value: the caller's x does not advance).
+std::uint64_t mix64(std::uint64_t x) {
+  return splitmix64Next(x);
 }
 
 Clock::duration fromMs(double ms) {

@@ -22,15 +22,14 @@ namespace ayar::engine {
 // limit T, the largest batch whose step fits is floor((T - BASE_MS) / PER_SEQ_MS).
 //
 // `h100` / `h200`: a step-time model of the bundled CUDA backend, fitted to what it measured on an H200
-// (scripts/step-sweep.sh there, scripts/fit-sim-profile.py here; constants and points in
-// sim_backend.cpp and docs/BENCHMARKS.md):
-//   step = layers x overhead (graph for decode-only steps, eager otherwise)
+// (scripts/step-sweep.sh there, scripts/fit-sim-profile.py here; the constants are in sim_backend.cpp,
+// the fit point by point in docs/BENCHMARKS.md):
+//   step = layers x overhead per layer (by the kind of step: the *OverheadPerLayerSeconds below)
 //        + max(weight bytes / weight bandwidth, linear FLOPs / linear rate)
 //        + KV bytes read by decode tokens / attention bandwidth
 //        + prefill attention FLOPs / prefill attention rate
-// Measured on the H200: 3.51 TB/s for the weights, 598 TFLOP/s linear, 1.80 TB/s decode attention,
-// 49.3 TFLOP/s prefill attention, 24 us (graph) and 65 us (eager) per layer. The h100 profile keeps the
-// compute and overheads and scales the memory terms by the datasheets' bandwidths (3.35 / 4.8 TB/s).
+// The h100 profile keeps the H200's compute rates and overheads (the same GH100 chip) and scales the
+// memory terms by the two datasheets' HBM bandwidths.
 struct SimProfile {
   enum class Kind { kFixed, kStep, kRoofline };
   Kind kind = Kind::kFixed;
