@@ -202,40 +202,59 @@ nlohmann::json rpsChangeEvents(const ArrivalSchedule& schedule, std::span<const 
   return events;
 }
 
-// The model id the server lists first (what vLLM's client does when no model is given).
-std::string firstServedModel(const std::string& baseUrl, const std::string& apiKey) {
-  const HttpProbe probe = httpGet(baseUrl + "/v1/models", std::chrono::seconds(10), apiKey);
-  if (probe.status != 200) {
-    throw MessageError({MessageText::RunModelsUnanswered,
-                        {redactUrlCredentials(baseUrl),
-                         probe.status ? "HTTP " + std::to_string(probe.status) : probe.error}});
-  }
-  try {
-    const auto json = nlohmann::json::parse(probe.body);
-    return json.at("data").at(0).at("id").get<std::string>();
-  } catch (const std::exception&) {
-    throw MessageError({MessageText::RunModelsEmpty, {redactUrlCredentials(baseUrl)}});
-  }
-}
+// What the server says of the models it serves (GET /v1/models), asked once a run: the model to
+// ask for when none is given, whether it is simulated, and each model's context length.
+struct ServedModels {
+  HttpProbe probe;
+  nlohmann::json data = nlohmann::json::array();  // the "data" list, when the answer had one
 
-// The context length the server gives `model` (vLLM's /v1/models `max_model_len`); none when it
-// does not say.
-std::optional<std::int64_t> servedContextLength(const std::string& baseUrl, const std::string& apiKey,
-                                                const std::string& model) {
-  const HttpProbe probe = httpGet(baseUrl + "/v1/models", std::chrono::seconds(5), apiKey);
-  if (probe.status != 200) return std::nullopt;
-  try {
-    const auto json = nlohmann::json::parse(probe.body);
-    for (const auto& entry : json.value("data", nlohmann::json::array())) {
+  static ServedModels ask(const std::string& baseUrl, const std::string& apiKey) {
+    ServedModels models{httpGet(baseUrl + "/v1/models", std::chrono::seconds(10), apiKey)};
+    if (models.probe.status != 200) return models;
+    try {
+      const auto json = nlohmann::json::parse(models.probe.body);
+      const auto data = json.find("data");
+      if (data != json.end() && data->is_array()) models.data = *data;
+    } catch (const std::exception&) {
+    }
+    return models;
+  }
+
+  // The model id the server lists first (what vLLM's client does when no model is given).
+  std::string first(const std::string& baseUrl) const {
+    if (probe.status != 200) {
+      throw MessageError({MessageText::RunModelsUnanswered,
+                          {redactUrlCredentials(baseUrl),
+                           probe.status ? "HTTP " + std::to_string(probe.status) : probe.error}});
+    }
+    if (data.empty() || !data.front().is_object() || !data.front().contains("id") ||
+        !data.front().at("id").is_string())
+      throw MessageError({MessageText::RunModelsEmpty, {redactUrlCredentials(baseUrl)}});
+    return data.front().at("id").get<std::string>();
+  }
+
+  // The context length the server gives `model` (vLLM's `max_model_len`); none when it does not say.
+  std::optional<std::int64_t> contextLength(const std::string& model) const {
+    for (const auto& entry : data) {
       if (!entry.is_object() || entry.value("id", std::string()) != model) continue;
       const auto found = entry.find("max_model_len");
       if (found != entry.end() && found->is_number_integer() && found->get<std::int64_t>() > 0)
         return found->get<std::int64_t>();
     }
-  } catch (const std::exception&) {
+    return std::nullopt;
   }
-  return std::nullopt;
-}
+
+  // True when the server says what it serves is simulated (the bundled engine's sim backend).
+  bool simulated() const {
+    for (const auto& model : data) {
+      if (!model.is_object()) continue;
+      if (model.value("simulated", false)) return true;
+      const auto owner = model.find("owned_by");
+      if (owner != model.end() && owner->is_string() && owner->get<std::string>() == "ayar-sim") return true;
+    }
+    return false;
+  }
+};
 
 // The fields that set a request's length, to name in an error.
 std::string lengthFields(const ProfileSpec& profile) {
@@ -247,9 +266,9 @@ std::string lengthFields(const ProfileSpec& profile) {
 
 // Refuses a run whose longest request the server cannot take, before any is sent: each would fail
 // alone, and the run would measure errors.
-void checkContext(const BuiltRequests& built, const ProfileSpec& profile, const std::string& baseUrl,
-                  const std::string& apiKey, const std::string& model) {
-  const std::optional<std::int64_t> context = servedContextLength(baseUrl, apiKey, model);
+void checkContext(const BuiltRequests& built, const ProfileSpec& profile, const ServedModels& models,
+                  const std::string& model) {
+  const std::optional<std::int64_t> context = models.contextLength(model);
   if (!context || built.requests.empty()) return;
   const auto longest = std::max_element(built.requests.begin(), built.requests.end(),
                                         [](const LoadRequest& a, const LoadRequest& b) {
@@ -260,24 +279,6 @@ void checkContext(const BuiltRequests& built, const ProfileSpec& profile, const 
   throw MessageError({MessageText::RunBeyondContext,
                       {countArgument(longest->promptTokens), countArgument(longest->expectedOutputTokens),
                        model, countArgument(*context), lengthFields(profile)}});
-}
-
-// True when the server says what it serves is simulated (the bundled engine's sim backend).
-bool serverIsSimulated(const std::string& baseUrl, const std::string& apiKey) {
-  const HttpProbe probe = httpGet(baseUrl + "/v1/models", std::chrono::seconds(5), apiKey);
-  if (probe.status != 200) return false;
-  try {
-    const auto json = nlohmann::json::parse(probe.body);
-    for (const auto& model : json.value("data", nlohmann::json::array())) {
-      if (model.value("simulated", false)) return true;
-      if (model.contains("owned_by") && model["owned_by"].is_string() &&
-          model["owned_by"].get<std::string>() == "ayar-sim") {
-        return true;
-      }
-    }
-  } catch (const std::exception&) {
-  }
-  return false;
 }
 
 std::string formatRate(double rate) {
@@ -504,14 +505,15 @@ std::vector<RunOutcome> BenchmarkRun::runStages() {
   std::string requestModel = spec.requestModel;
   if (requestModel.empty()) requestModel = spec.engine.servedModelName;
   if (requestModel.empty()) requestModel = spec.engine.model;
-  if (requestModel.empty()) requestModel = firstServedModel(baseUrl, apiKey);
-  const bool simulated = serverIsSimulated(baseUrl, apiKey);
+  const ServedModels served = ServedModels::ask(baseUrl, apiKey);
+  if (requestModel.empty()) requestModel = served.first(baseUrl);
+  const bool simulated = served.simulated();
   if (simulated) stage({MessageText::StageSimulated, {}});
 
   if (tokenizerSource.fallback && spec.engine.kind == EngineKind::Remote) {
     alignPromptsWithServer(built, baseUrl, requestModel, apiKey, stage);
   }
-  checkContext(built, profile, baseUrl, apiKey, requestModel);
+  checkContext(built, profile, served, requestModel);
 
   LoadRunnerConfig baseConfig;
   baseConfig.baseUrl = baseUrl;
