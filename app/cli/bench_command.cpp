@@ -389,10 +389,9 @@ int runBench(const BenchFlags& flags, const Overrides& overrides, CLI::App& comm
     TextBlockOptions textOptions;
     textOptions.style = parseTextBlockStyle(flags.resultStyle);
     if (!std::isinf(outcome.requestRate)) textOptions.requestRate = outcome.requestRate;
-    textOptions.syntheticDataset =
-        outcome.result.contains("ayar") && outcome.result["ayar"]["dataset"].value("synthetic", false);
+    textOptions.syntheticDataset = outcome.facts.syntheticDataset;
     std::cout << formatServingBenchmarkResult(outcome.summary, textOptions);
-    if (outcome.result.contains("ayar") && outcome.result["ayar"].value("simulated", false)) {
+    if (outcome.facts.simulated) {
       std::cout << "SIMULATED: the server ran no model; figures come from its timing model.\n";
     }
     if (outcome.cancelled) {
@@ -404,15 +403,7 @@ int runBench(const BenchFlags& flags, const Overrides& overrides, CLI::App& comm
       std::cerr << "ayar: stored as run " << *outcome.storeRunId << " in " << spec.storePath.string() << "\n";
     }
     if (flags.saveResult || flags.appendResult || flags.saveDetailed || !flags.resultFilename.empty()) {
-      nlohmann::ordered_json result = outcome.result;
-      if (!flags.saveDetailed) {
-        // What vLLM leaves out without --save-detailed (it keeps latencies and queue_times).
-        for (const char* key :
-             {"input_lens", "output_lens", "start_times", "ttfts", "itls", "generated_texts", "errors"}) {
-          result.erase(key);
-        }
-        if (result.contains("ayar")) result["ayar"].erase("requests");
-      }
+      const nlohmann::ordered_json result = resultForFile(outcome.result, flags.saveDetailed);
       std::filesystem::path dir =
           flags.resultDir.empty() ? std::filesystem::current_path() : std::filesystem::path(flags.resultDir);
       std::string fileName = flags.resultFilename;

@@ -563,6 +563,16 @@ ordered_json resultJson(const ResultSetup& setup, const RunSummary& summary,
   return out;
 }
 
+nlohmann::ordered_json resultForFile(nlohmann::ordered_json detailedResult, bool detailed) {
+  if (detailed) return detailedResult;
+  for (const char* key :
+       {"input_lens", "output_lens", "start_times", "ttfts", "itls", "generated_texts", "errors"})
+    detailedResult.erase(key);
+  if (const auto ayar = detailedResult.find("ayar"); ayar != detailedResult.end() && ayar->is_object())
+    ayar->erase("requests");
+  return detailedResult;
+}
+
 void writeResultFile(const std::filesystem::path& path, const ResultSetup& setup, const RunSummary& summary,
                      std::span<const RequestRecord> records, bool detailed, const nlohmann::json& ayar) {
   const std::string text = resultJson(setup, summary, records, detailed, ayar)

@@ -60,6 +60,11 @@ nlohmann::ordered_json resultJson(const ResultSetup& setup, const RunSummary& su
                                   std::span<const RequestRecord> records, bool detailed,
                                   const nlohmann::json& ayar = nlohmann::json::object());
 
+// A detailed result as vLLM saves it without --save-detailed: its per-request lists left out
+// (input_lens, output_lens, start_times, ttfts, itls, generated_texts, errors; vLLM keeps latencies and
+// queue_times), and Ayar's per-request extras with them. With `detailed`, the result as it is.
+nlohmann::ordered_json resultForFile(nlohmann::ordered_json detailedResult, bool detailed);
+
 // Writes resultJson(...) to `path` (UTF-8, one line as json.dump does). Throws ayar::Error naming
 // the path when it cannot be written.
 void writeResultFile(const std::filesystem::path& path, const ResultSetup& setup, const RunSummary& summary,

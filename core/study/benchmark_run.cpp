@@ -781,6 +781,8 @@ std::vector<RunOutcome> BenchmarkRun::runStages() {
     outcome.clientCpuS = runner.clientThreadCpuS();
     outcome.origin = runner.origin();
     outcome.cancelled = m_cancelled.load();
+    outcome.facts.simulated = simulated;
+    outcome.facts.syntheticDataset = built.synthetic;
     {
       std::lock_guard lock(recordsMutex);
       outcome.records = std::move(records);

@@ -33,6 +33,7 @@ struct RunOutcome {
   int cancelledInFlight = 0;  // requests in flight when it was stopped (not in records)
   double requestRate = 0.0;   // the configured rate (inf for all at once)
   double clientCpuS = 0.0;    // CPU time of the client thread
+  RunFacts facts;             // how it was measured: simulated server, synthetic dataset
 };
 
 // Callbacks a front end (CLI or GUI) gets while a run goes. Each may be empty. They run on the
