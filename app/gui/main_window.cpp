@@ -386,20 +386,12 @@ bool MainWindow::setUpAgain(qint64 id) {
     showMessage(tr("Run #%1 is not in the store").arg(id));
     return false;
   }
-  RunSpec spec;
-  try {
-    nlohmann::json engine = run->info.engine;
-    if (!engine.is_object() || !engine.contains("kind") || importMarkOf(run->info)) throw Error("no set-up");
-    for (const char* key : {"command", "simulated", "log"})
-      engine.erase(key);  // what the run recorded
-    spec.engine = engine.get<EngineSpec>();
-    if (run->info.profile.is_object()) run->info.profile.get_to(spec.profile);
-  } catch (const std::exception&) {
+  const std::optional<RunSpec> spec = runSpecOf(*run);
+  if (!spec) {
     showMessage(tr("Run #%1 was not made by Ayar: it has no set-up to repeat").arg(id));
     return false;
   }
-  spec.label = run->info.label;
-  m_setup->setRunSpec(spec);
+  m_setup->setRunSpec(*spec);
   showMessage(tr("Run #%1's set-up is in Setup: change what you like and start it").arg(id));
   return true;
 }

@@ -388,19 +388,10 @@ void BenchmarkRun::keepFailedStart(const MessageArgument& error) {
   if (spec.storePath.empty() || m_state->stored) return;
   FinishedRun run;
   RunInfo& info = run.info;
-  info.label = spec.label;
-  if (spec.studyId) {
-    info.kind = RunKind::StudyPart;
-    info.studyId = spec.studyId;
-  }
+  writeRunSetup(spec, info);
   std::tie(info.backend, info.endpoint) = requestApi(spec);
   if (spec.engine.kind == EngineKind::Remote) info.baseUrl = redactUrlCredentials(spec.engine.baseUrl);
-  info.model = spec.engine.model;
   info.servedModelName = spec.requestModel;
-  info.dataset = spec.profile.datasetName;
-  info.profile = spec.profile;
-  info.engine = spec.engine;  // never holds the key: EngineSpec's JSON leaves it out
-  if (info.engine.contains("base_url")) info.engine["base_url"] = info.baseUrl;
   if (!m_state->engineLog.empty()) info.engine["log"] = m_state->engineLog.string();
   info.notes = error.english;
   info.config = {
@@ -621,21 +612,16 @@ std::vector<RunOutcome> BenchmarkRun::runStages() {
     stage({MessageText::StageRunning, {plan.label.asArgument(), std::to_string(count), shownUrl + endpoint}});
 
     RunInfo info;
-    info.label = spec.label;
-    if (spec.studyId) {
-      info.kind = RunKind::StudyPart;
-      info.studyId = spec.studyId;
-    }
+    RunSpec started = spec;  // as it ran: a study's engine session may have set its engine spec
+    started.engine = engineSpec;
+    writeRunSetup(started, info);
     info.backend = backend;
     info.baseUrl = shownUrl;
     info.endpoint = endpoint;
-    info.model = spec.engine.model.empty() ? requestModel : spec.engine.model;
+    if (info.model.empty()) info.model = requestModel;
     info.servedModelName = requestModel;
     info.tokenizer = tokenizer->sourcePath().string();
     info.dataset = built.datasetName;
-    info.profile = profile;
-    info.engine = engineSpec;
-    if (info.engine.contains("base_url")) info.engine["base_url"] = redactUrlCredentials(engineSpec.baseUrl);
     info.engine["command"] = launcher.displayCommand();
     info.engine["simulated"] = simulated;
     if (!launcher.logPath().empty()) info.engine["log"] = launcher.logPath().string();

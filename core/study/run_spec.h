@@ -10,6 +10,7 @@
 
 #include "core/engines/engine_spec.h"
 #include "core/metrics/run_summary.h"
+#include "core/store/run_types.h"
 #include "core/study/profile_spec.h"
 
 namespace ayar {
@@ -64,5 +65,13 @@ struct RunSpec {
   // The study this run is a cell of: stored as a part of it.
   std::optional<std::int64_t> studyId;
 };
+
+// A run's set-up as the store keeps it, and back. writeRunSetup() fills what a RunSpec says of the
+// run into RunInfo: its label, kind and study, the model, the profile and the engine spec (never its
+// API key: EngineSpec's JSON leaves it out). runSpecOf() gives the spec that starts the same run
+// again; what the run recorded beside its spec (the engine's command line, its log, whether it was
+// simulated) is not part of it. An imported run, or one written by Ayar without a set-up, has none.
+void writeRunSetup(const RunSpec& spec, RunInfo& info);
+std::optional<RunSpec> runSpecOf(const StoredRun& run);
 
 }  // namespace ayar
