@@ -308,6 +308,155 @@ struct LoadPlan {
   double requestRate;  // for the result file: inf when all at once
 };
 
+// Once a second while a load test runs: the client's counts and, where the server has /metrics, its
+// queue and KV cache, stored and handed to the observer as they are taken. With an engine to watch,
+// it also looks every 100 ms whether the engine still runs; one that died is noted (`engineDied` set
+// first, so the records cut short say why) and the load stopped. Owns its thread: stop() joins it.
+class RunSampler {
+ public:
+  RunSampler(LoadRunner& runner, EngineLauncher* watched, std::atomic<bool>& engineDied, std::string baseUrl,
+             std::string apiKey, RunWriter* writer, const RunObserver& observer)
+      : m_runner(runner),
+        m_watched(watched),
+        m_engineDied(engineDied),
+        m_baseUrl(std::move(baseUrl)),
+        m_apiKey(std::move(apiKey)),
+        m_writer(writer),
+        m_observer(observer),
+        m_thread([this] { loop(); }) {}
+  ~RunSampler() { stop(); }
+  RunSampler(const RunSampler&) = delete;
+  RunSampler& operator=(const RunSampler&) = delete;
+
+  void stop() {
+    {
+      std::lock_guard lock(m_mutex);
+      m_stop = true;
+    }
+    m_wake.notify_all();
+    if (m_thread.joinable()) m_thread.join();
+  }
+  // After stop(): every sample taken, and how the watched engine ended if it died.
+  const std::vector<Sample>& samples() const { return m_samples; }
+  std::optional<ProcessExit> engineDeath() const { return m_engineDeath; }
+
+ private:
+  void loop() {
+    bool serverMetrics = true;
+    std::unique_lock lock(m_mutex);
+    for (int tick = 1; !m_stop; ++tick) {
+      const auto due = m_runner.origin() + std::chrono::seconds(tick);
+      // Woken every 100 ms to look at the engine, once a second to sample.
+      for (;;) {
+        const auto wake =
+            m_watched ? std::min(due, std::chrono::steady_clock::now() + kEngineWatchInterval) : due;
+        if (m_wake.wait_until(lock, wake, [&] { return m_stop; })) break;
+        if (m_watched && !m_engineDeath && !m_watched->isRunning()) {
+          const Process* process = m_watched->process();
+          m_engineDeath = process && process->exitStatus() ? *process->exitStatus() : ProcessExit{};
+          m_engineDied = true;
+          m_runner.cancel();
+        }
+        if (std::chrono::steady_clock::now() >= due) break;
+      }
+      if (m_stop) break;
+      lock.unlock();
+      std::vector<Sample> batch = take(serverMetrics);
+      lock.lock();
+      m_samples.insert(m_samples.end(), batch.begin(), batch.end());
+    }
+  }
+
+  std::vector<Sample> take(bool& serverMetrics) {
+    const double t =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - m_runner.origin()).count();
+    const LoadProgress p = m_runner.progress();
+    std::vector<Sample> batch{{t, "client.sent", static_cast<double>(p.sent)},
+                              {t, "client.in_flight", static_cast<double>(p.inFlight)},
+                              {t, "client.completed", static_cast<double>(p.completed)},
+                              {t, "client.failed", static_cast<double>(p.failed)}};
+    if (serverMetrics) {
+      const HttpProbe probe = httpGet(m_baseUrl + "/metrics", std::chrono::milliseconds(500), m_apiKey);
+      if (probe.status == 200) {
+        for (const auto& [name, value] : parseServerMetrics(probe.body).values)
+          batch.push_back({t, name, value});
+      } else if (probe.status == 404 || probe.status == 401) {
+        serverMetrics = false;  // not exposed: do not ask every second
+      }
+    }
+    if (m_observer.extraSamples) {
+      auto extra = m_observer.extraSamples(t);
+      batch.insert(batch.end(), extra.begin(), extra.end());
+    }
+    if (m_writer) m_writer->addSamples(batch);
+    if (m_observer.onSamples) m_observer.onSamples(batch);
+    return batch;
+  }
+
+  LoadRunner& m_runner;
+  EngineLauncher* m_watched;
+  std::atomic<bool>& m_engineDied;
+  const std::string m_baseUrl;
+  const std::string m_apiKey;
+  RunWriter* m_writer;
+  const RunObserver& m_observer;
+  std::mutex m_mutex;
+  std::condition_variable m_wake;
+  bool m_stop = false;
+  std::vector<Sample> m_samples;
+  std::optional<ProcessExit> m_engineDeath;
+  std::thread m_thread;  // last: started once every member above is ready
+};
+
+// What to run: one load test, or a sweep's first two (its rates follow from them: sweepPlans).
+std::vector<LoadPlan> loadPlans(const ProfileSpec& profile, std::size_t count) {
+  std::vector<LoadPlan> plans;
+  switch (profile.loadMode) {
+    case LoadMode::Rate:
+      if (!profile.rampUpStrategy.empty()) {
+        plans.emplace_back(Message{MessageText::LoadRampUp,
+                                   {profile.rampUpStrategy, std::to_string(profile.rampUpStartRps),
+                                    std::to_string(profile.rampUpEndRps)}},
+                           ArrivalSchedule::rampUp(count, profile.rampUpStrategy, profile.rampUpStartRps,
+                                                   profile.rampUpEndRps, profile.burstiness, profile.seed),
+                           ProfileSpec::kInfinity);
+        break;
+      }
+      plans.emplace_back(
+          std::isinf(profile.requestRate)
+              ? Message{MessageText::LoadAllAtOnce, {}}
+              : Message{MessageText::LoadRate, {rateArgument(profile.requestRate)}},
+          ArrivalSchedule::atRate(count, profile.requestRate, profile.burstiness, profile.seed),
+          profile.requestRate);
+      break;
+    case LoadMode::Concurrent:
+      plans.emplace_back(Message{MessageText::LoadConcurrent, {std::to_string(profile.concurrency)}},
+                         ArrivalSchedule::concurrent(count, profile.concurrency), ProfileSpec::kInfinity);
+      break;
+    case LoadMode::Throughput:
+      plans.emplace_back(Message{MessageText::LoadThroughput, {}}, ArrivalSchedule::throughput(count),
+                         ProfileSpec::kInfinity);
+      break;
+    case LoadMode::Sweep:
+      plans.emplace_back(Message{MessageText::LoadSynchronous, {}}, ArrivalSchedule::concurrent(count, 1),
+                         ProfileSpec::kInfinity);
+      plans.emplace_back(Message{MessageText::LoadThroughput, {}}, ArrivalSchedule::throughput(count),
+                         ProfileSpec::kInfinity);
+      break;
+  }
+
+  return plans;
+}
+
+// A sweep's rates, once its synchronous and throughput runs have shown the range.
+std::vector<LoadPlan> sweepPlans(const ProfileSpec& profile, std::size_t count, double low, double high) {
+  std::vector<LoadPlan> plans;
+  for (double rate : sweepRates(low, high, profile.sweepPoints))
+    plans.emplace_back(Message{MessageText::LoadRate, {rateArgument(rate)}},
+                       ArrivalSchedule::constantRate(count, rate), rate);
+  return plans;
+}
+
 }  // namespace
 
 namespace {
@@ -571,40 +720,7 @@ std::vector<RunOutcome> BenchmarkRun::runStages() {
 
   // What to run: one load test, or a sweep's several.
   const std::size_t count = built.requests.size();
-  std::vector<LoadPlan> plans;
-  switch (profile.loadMode) {
-    case LoadMode::Rate:
-      if (!profile.rampUpStrategy.empty()) {
-        plans.emplace_back(Message{MessageText::LoadRampUp,
-                                   {profile.rampUpStrategy, std::to_string(profile.rampUpStartRps),
-                                    std::to_string(profile.rampUpEndRps)}},
-                           ArrivalSchedule::rampUp(count, profile.rampUpStrategy, profile.rampUpStartRps,
-                                                   profile.rampUpEndRps, profile.burstiness, profile.seed),
-                           ProfileSpec::kInfinity);
-        break;
-      }
-      plans.emplace_back(
-          std::isinf(profile.requestRate)
-              ? Message{MessageText::LoadAllAtOnce, {}}
-              : Message{MessageText::LoadRate, {rateArgument(profile.requestRate)}},
-          ArrivalSchedule::atRate(count, profile.requestRate, profile.burstiness, profile.seed),
-          profile.requestRate);
-      break;
-    case LoadMode::Concurrent:
-      plans.emplace_back(Message{MessageText::LoadConcurrent, {std::to_string(profile.concurrency)}},
-                         ArrivalSchedule::concurrent(count, profile.concurrency), ProfileSpec::kInfinity);
-      break;
-    case LoadMode::Throughput:
-      plans.emplace_back(Message{MessageText::LoadThroughput, {}}, ArrivalSchedule::throughput(count),
-                         ProfileSpec::kInfinity);
-      break;
-    case LoadMode::Sweep:
-      plans.emplace_back(Message{MessageText::LoadSynchronous, {}}, ArrivalSchedule::concurrent(count, 1),
-                         ProfileSpec::kInfinity);
-      plans.emplace_back(Message{MessageText::LoadThroughput, {}}, ArrivalSchedule::throughput(count),
-                         ProfileSpec::kInfinity);
-      break;
-  }
+  std::vector<LoadPlan> plans = loadPlans(profile, count);
 
   std::vector<RunOutcome> outcomes;
   for (std::size_t planIndex = 0; planIndex < plans.size() && !m_cancelled; ++planIndex) {
@@ -671,61 +787,10 @@ std::vector<RunOutcome> BenchmarkRun::runStages() {
     }
     if (m_cancelled) runner.cancel();
 
-    // Once a second: the client's counts and, where the server has /metrics, its queue and KV cache.
-    std::mutex samplerMutex;
-    std::condition_variable samplerWake;
-    bool samplerStop = false;
-    std::vector<Sample> samples;
     // An engine Ayar started that dies mid-run ends the run there: the rest of the schedule would
     // only meet refused connections, and the run would read as a server that fails requests.
-    const bool watchEngine = spec.engine.kind != EngineKind::Remote;
-    std::optional<ProcessExit> engineDeath;
-    std::thread sampler([&] {
-      bool serverMetrics = true;
-      std::unique_lock lock(samplerMutex);
-      for (int tick = 1; !samplerStop; ++tick) {
-        const auto due = runner.origin() + std::chrono::seconds(tick);
-        // Woken every 100 ms to look at the engine, once a second to sample.
-        for (;;) {
-          const auto wake =
-              watchEngine ? std::min(due, std::chrono::steady_clock::now() + kEngineWatchInterval) : due;
-          if (samplerWake.wait_until(lock, wake, [&] { return samplerStop; })) break;
-          if (watchEngine && !engineDeath && !launcher.isRunning()) {
-            const Process* process = launcher.process();
-            engineDeath = process && process->exitStatus() ? *process->exitStatus() : ProcessExit{};
-            engineDied = true;
-            runner.cancel();
-          }
-          if (std::chrono::steady_clock::now() >= due) break;
-        }
-        if (samplerStop) break;
-        lock.unlock();
-        const double t =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - runner.origin()).count();
-        const LoadProgress p = runner.progress();
-        std::vector<Sample> batch{{t, "client.sent", static_cast<double>(p.sent)},
-                                  {t, "client.in_flight", static_cast<double>(p.inFlight)},
-                                  {t, "client.completed", static_cast<double>(p.completed)},
-                                  {t, "client.failed", static_cast<double>(p.failed)}};
-        if (serverMetrics) {
-          const HttpProbe probe = httpGet(baseUrl + "/metrics", std::chrono::milliseconds(500), apiKey);
-          if (probe.status == 200) {
-            for (const auto& [name, value] : parseServerMetrics(probe.body).values)
-              batch.push_back({t, name, value});
-          } else if (probe.status == 404 || probe.status == 401) {
-            serverMetrics = false;  // not exposed: do not ask every second
-          }
-        }
-        if (m_observer.extraSamples) {
-          auto extra = m_observer.extraSamples(t);
-          batch.insert(batch.end(), extra.begin(), extra.end());
-        }
-        if (writer) writer->addSamples(batch);
-        if (m_observer.onSamples) m_observer.onSamples(batch);
-        lock.lock();
-        samples.insert(samples.end(), batch.begin(), batch.end());
-      }
-    });
+    RunSampler sampler(runner, spec.engine.kind != EngineKind::Remote ? &launcher : nullptr, engineDied,
+                       baseUrl, apiKey, writer.get(), m_observer);
 
     std::exception_ptr loadError;
     try {
@@ -733,12 +798,9 @@ std::vector<RunOutcome> BenchmarkRun::runStages() {
     } catch (...) {
       loadError = std::current_exception();
     }
-    {
-      std::lock_guard lock(samplerMutex);
-      samplerStop = true;
-    }
-    samplerWake.notify_all();
-    sampler.join();
+    sampler.stop();
+    const std::optional<ProcessExit> engineDeath = sampler.engineDeath();
+    const std::vector<Sample>& samples = sampler.samples();
     {
       std::lock_guard lock(m_state->mutex);
       m_state->runner = nullptr;
@@ -855,12 +917,9 @@ std::vector<RunOutcome> BenchmarkRun::runStages() {
 
     // A sweep adds its rates once the synchronous and throughput runs have shown the range.
     if (profile.loadMode == LoadMode::Sweep && planIndex == 1) {
-      const double low = outcomes[0].summary.requestThroughput;
-      const double high = outcomes[1].summary.requestThroughput;
-      for (double rate : sweepRates(low, high, profile.sweepPoints)) {
-        plans.emplace_back(Message{MessageText::LoadRate, {rateArgument(rate)}},
-                           ArrivalSchedule::constantRate(count, rate), rate);
-      }
+      for (LoadPlan& rate : sweepPlans(profile, count, outcomes[0].summary.requestThroughput,
+                                       outcomes[1].summary.requestThroughput))
+        plans.push_back(std::move(rate));
     }
   }
 
