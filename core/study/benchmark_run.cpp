@@ -308,6 +308,57 @@ struct LoadPlan {
   double requestRate;  // for the result file: inf when all at once
 };
 
+// The set-up part of a load test's result file, as vLLM writes it (rps_change_events aside, which
+// need the run's records).
+ResultSetup resultSetup(const RunSpec& spec, const RunInfo& info, const LoadPlan& plan, std::size_t requests,
+                        std::optional<int> maxConcurrency, const nlohmann::json& metadata) {
+  const ProfileSpec& profile = spec.profile;
+  ResultSetup setup;
+  setup.backend = info.backend;
+  setup.label = spec.label.empty() ? std::nullopt : std::optional<std::string>(spec.label);
+  setup.modelId = info.servedModelName;
+  setup.tokenizerId = info.tokenizer;
+  setup.numPrompts = static_cast<int>(requests);
+  setup.requestRate = plan.requestRate;
+  setup.burstiness = profile.burstiness;
+  setup.maxConcurrency = maxConcurrency;
+  setup.metadata = metadata;
+  if (!profile.rampUpStrategy.empty() && profile.loadMode == LoadMode::Rate) {
+    setup.rampUpStrategy = profile.rampUpStrategy;
+    setup.rampUpStartRps = profile.rampUpStartRps;
+    setup.rampUpEndRps = profile.rampUpEndRps;
+  }
+  return setup;
+}
+
+// Ayar's own object in a result file: how the run was set up and measured (engine, profile, dataset,
+// simulated or not, the client's cost and late dispatches, the samples taken).
+nlohmann::json ayarObject(const RunInfo& info, const BuiltRequests& built, const RunOutcome& outcome,
+                          const LoadRunner& runner, const std::vector<Sample>& samples) {
+  std::size_t chunks = 0;
+  for (const auto& record : outcome.records)
+    chunks += record.chunkTimesS.size();
+  nlohmann::json samplesJson = nlohmann::json::object();
+  for (const auto& sample : samples)
+    samplesJson[sample.name].push_back({sample.tS, sample.value});
+  return {
+      {"engine", info.engine},
+      {"profile", info.profile},
+      {"dataset", {{"name", built.datasetName}, {"synthetic", built.synthetic}, {"note", built.note}}},
+      {"simulated", outcome.facts.simulated},
+      {"load", outcome.title},
+      {"cancelled", outcome.cancelled},
+      {"cancelled_in_flight", outcome.cancelledInFlight},
+      {"client",
+       {{"cpu_s", outcome.clientCpuS},
+        {"realtime", runner.realtimeGranted()},
+        {"chunks", chunks},
+        {"cpu_s_per_1000_chunks", chunks ? outcome.clientCpuS * 1000.0 / static_cast<double>(chunks) : 0.0},
+        {"late_dispatches", lateDispatchesJson(runner.lateDispatches())}}},
+      {"samples", samplesJson},
+  };
+}
+
 // Once a second while a load test runs: the client's counts and, where the server has /metrics, its
 // queue and KV cache, stored and handed to the observer as they are taken. With an engine to watch,
 // it also looks every 100 ms whether the engine still runs; one that died is noted (`engineDied` set
@@ -557,12 +608,51 @@ void BenchmarkRun::keepFailedStart(const MessageArgument& error) {
   }
 }
 
+void BenchmarkRun::readyCheck(const LoadRunnerConfig& baseConfig, const BuiltRequests& built,
+                              const std::string& shownUrl) {
+  const RunSpec& spec = m_spec;
+  if (built.requests.empty() || m_cancelled) return;
+  // The first request first, as vLLM's client sends it: a wrong model, key or endpoint stops here
+  // with the server's own words instead of failing every request, and its one-time costs
+  // (connection, the server's first tokenization) stay out of the measurement. vLLM's ready check
+  // sends it again every 5 s until it succeeds or the time is up.
+  if (spec.readyCheckTimeoutS.value_or(1.0) > 0) {
+    stage({MessageText::StageTestRequest, {}});
+    LoadRunnerConfig config = baseConfig;
+    config.maxConcurrency = 0;
+    config.requestTimeoutS = std::min(spec.requestTimeoutS, 600.0);
+    const auto deadline = std::chrono::steady_clock::now() +
+                          std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                              std::chrono::duration<double>(spec.readyCheckTimeoutS.value_or(0.0)));
+    for (;;) {
+      const auto records = runLoad(config, {built.requests.front()}, ArrivalSchedule::throughput(1));
+      if (!records.empty() && records.front().success) break;
+      const std::string reason = records.empty() ? "no answer" : records.front().error;
+      const auto retryAt = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+      if (m_cancelled || !spec.readyCheckTimeoutS || retryAt >= deadline) {
+        throw MessageError({MessageText::RunTestRequestFailed, {shownUrl + config.endpointPath, reason}});
+      }
+      stage({MessageText::StageNotReady, {reason}});
+      while (std::chrono::steady_clock::now() < retryAt && !m_cancelled)
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));  // a retry interval, polled for cancel
+    }
+  }
+  if (spec.numWarmups > 0 && !m_cancelled) {
+    stage({MessageText::StageWarmingUp, {std::to_string(spec.numWarmups)}});
+    runLoad(baseConfig,
+            std::vector<LoadRequest>(static_cast<std::size_t>(spec.numWarmups), built.requests.front()),
+            ArrivalSchedule::throughput(static_cast<std::size_t>(spec.numWarmups)));
+  }
+}
+
+void BenchmarkRun::stage(const Message& message) const {
+  if (m_observer.onStage) m_observer.onStage(message);
+}
+
 std::vector<RunOutcome> BenchmarkRun::runStages() {
   const RunSpec& spec = m_spec;
   const ProfileSpec& profile = spec.profile;
-  auto stage = [&](const Message& message) {
-    if (m_observer.onStage) m_observer.onStage(message);
-  };
+  const auto stage = [this](const Message& message) { this->stage(message); };
 
   const auto [backend, endpoint] = requestApi(spec);
   const ApiKind api = parseBackendName(backend);
@@ -680,41 +770,7 @@ std::vector<RunOutcome> BenchmarkRun::runStages() {
     return static_cast<int>(tokenizer->encode(text).size());
   };
 
-  // vLLM's ready check: the test request again every 5 s until it succeeds or the time is up.
-  const auto sendTestRequest = [&](const LoadRequest& first) {
-    LoadRunnerConfig config = baseConfig;
-    config.maxConcurrency = 0;
-    config.requestTimeoutS = std::min(spec.requestTimeoutS, 600.0);
-    const auto deadline = std::chrono::steady_clock::now() +
-                          std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                              std::chrono::duration<double>(spec.readyCheckTimeoutS.value_or(0.0)));
-    for (;;) {
-      const auto records = runLoad(config, {first}, ArrivalSchedule::throughput(1));
-      if (!records.empty() && records.front().success) return;
-      const std::string reason = records.empty() ? "no answer" : records.front().error;
-      const auto retryAt = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-      if (m_cancelled || !spec.readyCheckTimeoutS || retryAt >= deadline) {
-        throw MessageError({MessageText::RunTestRequestFailed, {shownUrl + config.endpointPath, reason}});
-      }
-      stage({MessageText::StageNotReady, {reason}});
-      while (std::chrono::steady_clock::now() < retryAt && !m_cancelled)
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));  // a retry interval, polled for cancel
-    }
-  };
-
-  // The first request first, as vLLM's client sends it: a wrong model, key or endpoint stops here
-  // with the server's own words instead of failing every request, and its one-time costs
-  // (connection, the server's first tokenization) stay out of the measurement.
-  if (!built.requests.empty() && !m_cancelled && spec.readyCheckTimeoutS.value_or(1.0) > 0) {
-    stage({MessageText::StageTestRequest, {}});
-    sendTestRequest(built.requests.front());
-  }
-  if (spec.numWarmups > 0 && !built.requests.empty() && !m_cancelled) {
-    stage({MessageText::StageWarmingUp, {std::to_string(spec.numWarmups)}});
-    runLoad(baseConfig,
-            std::vector<LoadRequest>(static_cast<std::size_t>(spec.numWarmups), built.requests.front()),
-            ArrivalSchedule::throughput(static_cast<std::size_t>(spec.numWarmups)));
-  }
+  readyCheck(baseConfig, built, shownUrl);
   baseConfig.requestIdPrefix = spec.requestIdPrefix;
   if (spec.serverProfiler) postProfilerSwitch(baseUrl + "/start_profile", apiKey, stage);
 
@@ -854,53 +910,18 @@ std::vector<RunOutcome> BenchmarkRun::runStages() {
     }
     outcome.summary = computeRunSummary(outcome.records, summaryOptions);
 
-    ResultSetup setup;
-    setup.backend = backend;
-    setup.label = spec.label.empty() ? std::nullopt : std::optional<std::string>(spec.label);
-    setup.modelId = requestModel;
-    setup.tokenizerId = tokenizer->sourcePath().string();
-    setup.numPrompts = static_cast<int>(count);
-    setup.requestRate = plan.requestRate;
-    setup.burstiness = profile.burstiness;
-    setup.maxConcurrency = summaryOptions.maxConcurrency;
-    setup.metadata = metadata;
-    if (!profile.rampUpStrategy.empty() && profile.loadMode == LoadMode::Rate) {
-      setup.rampUpStrategy = profile.rampUpStrategy;
-      setup.rampUpStartRps = profile.rampUpStartRps;
-      setup.rampUpEndRps = profile.rampUpEndRps;
+    ResultSetup setup = resultSetup(spec, info, plan, count, summaryOptions.maxConcurrency, metadata);
+    if (!profile.rampUpStrategy.empty() && profile.loadMode == LoadMode::Rate)
       setup.rpsChangeEvents = rpsChangeEvents(plan.schedule, outcome.records, wallOrigin);
-    }
 
-    std::size_t chunks = 0;
-    for (const auto& record : outcome.records)
-      chunks += record.chunkTimesS.size();
-    nlohmann::json samplesJson = nlohmann::json::object();
-    for (const auto& sample : samples)
-      samplesJson[sample.name].push_back({sample.tS, sample.value});
-    nlohmann::json ayarJson = {
-        {"engine", info.engine},
-        {"profile", info.profile},
-        {"dataset", {{"name", built.datasetName}, {"synthetic", built.synthetic}, {"note", built.note}}},
-        {"simulated", simulated},
-        {"load", plan.title},
-        {"cancelled", outcome.cancelled},
-        {"cancelled_in_flight", outcome.cancelledInFlight},
-        {"client",
-         {{"cpu_s", outcome.clientCpuS},
-          {"realtime", runner.realtimeGranted()},
-          {"chunks", chunks},
-          {"cpu_s_per_1000_chunks", chunks ? outcome.clientCpuS * 1000.0 / static_cast<double>(chunks) : 0.0},
-          {"late_dispatches", lateDispatchesJson(runner.lateDispatches())}}},
-        {"samples", samplesJson},
-    };
+    const nlohmann::json ayarJson = ayarObject(info, built, outcome, runner, samples);
     outcome.result = resultJson(setup, outcome.summary, outcome.records, /*detailed=*/true, ayarJson);
 
     if (writer) {
-      RunStatus status = RunStatus::Completed;
-      if (outcome.cancelled)
-        status = RunStatus::Cancelled;
-      else if (loadError || (outcome.summary.completed == 0 && count > 0))
-        status = RunStatus::Failed;
+      const RunStatus status = outcome.cancelled ? RunStatus::Cancelled
+                               : loadError || (outcome.summary.completed == 0 && count > 0)
+                                   ? RunStatus::Failed
+                                   : RunStatus::Completed;
       nlohmann::json summaryJson = resultJson(setup, outcome.summary, {}, /*detailed=*/false, ayarJson);
       writer->finish(status, summaryJson, outcome.result);
       outcome.storeRunId = writer->runId();

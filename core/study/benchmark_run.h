@@ -21,6 +21,8 @@
 
 namespace ayar {
 
+struct BuiltRequests;
+
 // What one load test measured.
 struct RunOutcome {
   std::string title;  // "rate 4 req/s", "synchronous", ... (sweeps run several)
@@ -83,6 +85,10 @@ class BenchmarkRun {
  private:
   struct State;
   std::vector<RunOutcome> runStages();
+  // The test request (again every 5 s while the ready check allows) and the warm-ups, before the load.
+  void readyCheck(const LoadRunnerConfig& baseConfig, const BuiltRequests& built,
+                  const std::string& shownUrl);
+  void stage(const Message& message) const;
   void keepFailedStart(const MessageArgument& error);
 
   RunSpec m_spec;
