@@ -10,6 +10,7 @@
 #include "core/interop/guidellm_report_import.h"
 #include "core/interop/profile_export_import.h"
 #include "core/interop/vllm_result_import.h"
+#include "core/report/json_input.h"
 #include "core/report/json_type_name.h"
 #include "core/report/message_text.h"
 
@@ -197,6 +198,19 @@ FinishedRun toFinishedRun(const ImportedRun& run) {
     const Message note{MessageText::ImportNoteStartFromFileTime, {}};
     mark["notes"].push_back(note.in(ReportLanguage::English));
     mark["notes_tr"].push_back(note.in(ReportLanguage::Turkish));
+  }
+  // The system clock holds nanoseconds since 1970 in 64 bits, up to the year 2262: a start or an end
+  // outside that comes from a date or a duration that cannot be true, and cannot be stored or shown.
+  constexpr double kClockEndS = 9.2e9;
+  const bool fromDate = run.startedAtS.has_value();
+  if (!(started >= 0.0 && started < kClockEndS)) {
+    json_input::failImpossible(run.source.string(), fromDate ? "date" : "duration",
+                               json_input::numberText(fromDate ? started : run.summary.durationS),
+                               json_input::outsideClockReason());
+  }
+  if (!(started + run.summary.durationS < kClockEndS)) {
+    json_input::failImpossible(run.source.string(), "duration", json_input::numberText(run.summary.durationS),
+                               json_input::outsideClockReason());
   }
   out.createdAt = started;
   out.finishedAt = started + run.summary.durationS;

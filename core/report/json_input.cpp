@@ -88,6 +88,11 @@ MessageArgument notWholeReason() {
   return {"a count is a whole number", "bir sayım tam sayı olmalı"};
 }
 
+MessageArgument outsideClockReason() {
+  return {"it puts the run outside the years 1970 to 2262, which is all a clock here can hold",
+          "koşuyu 1970 ile 2262 yılları dışına taşıyor; buradaki saat yalnızca bu aralığı tutabilir"};
+}
+
 MessageArgument beforeStartReason() {
   return {"it is earlier than the request's start", "isteğin başlangıcından daha erken"};
 }

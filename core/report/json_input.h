@@ -32,6 +32,7 @@ MessageArgument nullInListReason();
 MessageArgument tooLargeReason(long long largest);
 MessageArgument notWholeReason();
 MessageArgument beforeStartReason();
+MessageArgument outsideClockReason();
 
 // Throws MessageError(ImportImpossibleValue): `source`'s `field` is `value` (as written), which
 // cannot be true for `reason`.

@@ -593,5 +593,28 @@ TEST(ResultImport, AnImportedRunIsStoredAtItsOwnTimeMarkedWithToolVersionAndFile
   EXPECT_EQ(importMarkOf(RunInfo{}), nullptr);
 }
 
+// Found by fuzzing: a duration of 28 million years put the run's start (its file's time less the
+// duration) beyond what the clock holds, and converting it was undefined behaviour. A start or an end
+// outside 1970-2262 is refused with the field named, before anything is stored.
+TEST(ResultImport, ADurationOrDateOutsideTheClocksYearsIsRefused) {
+  test::TempDir dir;
+  writeText(
+      dir / "long.json",
+      R"({"backend": "openai-chat", "label": null, "max_concurrency": 2, "duration": 896777618360001})");
+  const auto runs = readImportedRuns(dir / "long.json");
+  ASSERT_EQ(runs.size(), 1u);
+  const std::string message = messageOf([&] { (void)toFinishedRun(runs.front()); });
+  EXPECT_TRUE(contains(message, "field 'duration' is 8.967776184e+14")) << message;
+  EXPECT_TRUE(contains(message, "1970 to 2262")) << message;
+
+  writeText(dir / "future.json", R"({"date": "99999101-120000", "duration": 10, "completed": 1})");
+  const auto future = readImportedRuns(dir / "future.json");
+  ASSERT_EQ(future.size(), 1u);
+  if (future.front().startedAtS) {
+    const std::string far = messageOf([&] { (void)toFinishedRun(future.front()); });
+    EXPECT_TRUE(contains(far, "field 'date'")) << far;
+  }
+}
+
 }  // namespace
 }  // namespace ayar
