@@ -1,10 +1,8 @@
 #include "app/gui/run_controller.h"
 
-#include <QThread>
 #include <algorithm>
 #include <chrono>
 #include <iterator>
-#include <mutex>
 
 #include "core/error.h"
 #include "core/metrics/latency_values.h"
@@ -13,35 +11,33 @@
 
 namespace ayar {
 
-// What a run's threads hand to the UI thread. Everything below the mutex is taken by drain().
-struct RunController::Shared {
-  quint64 token = 0;
-  std::unique_ptr<BenchmarkRun> run;
-  std::chrono::steady_clock::time_point startedAt = std::chrono::steady_clock::now();
-  std::chrono::steady_clock::time_point endedAt;
-  std::mutex mutex;
+// What a run's threads post for the UI thread; drain() takes it all.
+struct RunMail {
   std::vector<RequestRecord> records;
   std::vector<Sample> samples;
   std::vector<std::string> stages;
   QStringList log;
-  bool done = false;
+};
+
+// One run: the run itself, when it started and ended, and its mailbox.
+struct RunController::Shared {
+  std::unique_ptr<BenchmarkRun> run;
+  std::chrono::steady_clock::time_point startedAt = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point endedAt;  // set on the UI thread when its thread ended
+  Mailbox<RunMail> mail;
+};
+
+// What the run's thread ends with.
+struct RunController::Result {
   std::vector<RunOutcome> outcomes;
   std::vector<std::vector<double>> sortedValues;
   QString error;
+  std::chrono::steady_clock::time_point endedAt;
 };
 
-RunController::RunController(QObject* parent) : QObject(parent) {
-  m_timer.setInterval(kUpdateIntervalMs);
-  connect(&m_timer, &QTimer::timeout, this, &RunController::drain);
-}
+RunController::RunController(QObject* parent) : QObject(parent) {}
 
-RunController::~RunController() {
-  for (auto& [shared, thread] : m_threads) {
-    shared->run->cancel();
-    thread->wait();
-    delete thread;
-  }
-}
+RunController::~RunController() = default;
 
 quint64 RunController::start(RunSpec spec) {
   if (m_current) {
@@ -49,65 +45,33 @@ quint64 RunController::start(RunSpec spec) {
     m_current->run->cancel();
   }
   auto shared = std::make_shared<Shared>();
-  shared->token = ++m_token;
   m_spec = spec;
   RunObserver observer;
   std::weak_ptr<Shared> weak = shared;
   observer.onRecords = [weak](std::span<const RequestRecord> batch) {
-    if (auto s = weak.lock()) {
-      std::lock_guard lock(s->mutex);
-      s->records.insert(s->records.end(), batch.begin(), batch.end());
-    }
+    if (auto s = weak.lock())
+      s->mail.post([&](RunMail& m) { m.records.insert(m.records.end(), batch.begin(), batch.end()); });
   };
   observer.onSamples = [weak](std::span<const Sample> batch) {
-    if (auto s = weak.lock()) {
-      std::lock_guard lock(s->mutex);
-      s->samples.insert(s->samples.end(), batch.begin(), batch.end());
-    }
+    if (auto s = weak.lock())
+      s->mail.post([&](RunMail& m) { m.samples.insert(m.samples.end(), batch.begin(), batch.end()); });
   };
   // What core says goes out in the UI's language of the moment the run starts.
   const ReportLanguage language = uiReportLanguage();
   observer.onStage = [weak, language](const Message& message) {
-    if (auto s = weak.lock()) {
-      std::lock_guard lock(s->mutex);
-      s->stages.push_back(message.in(language));
-    }
+    if (auto s = weak.lock()) s->mail.post([&](RunMail& m) { m.stages.push_back(message.in(language)); });
   };
   observer.onEngineLog = [weak](std::string_view line) {
     if (auto s = weak.lock()) {
-      std::lock_guard lock(s->mutex);
-      s->log.append(QString::fromUtf8(line.data(), static_cast<qsizetype>(line.size())));
+      s->mail.post([&](RunMail& m) {
+        m.log.append(QString::fromUtf8(line.data(), static_cast<qsizetype>(line.size())));
+      });
     }
   };
   // This machine's GPUs belong to the run only when the engine serves from here.
   if (runsOnThisMachine(spec.engine)) observer.extraSamples = m_extraSampler;
   shared->run = std::make_unique<BenchmarkRun>(std::move(spec), std::move(observer));
 
-  QThread* thread = QThread::create([shared, language] {
-    std::vector<RunOutcome> outcomes;
-    std::vector<std::vector<double>> sortedValues;
-    QString error;
-    try {
-      outcomes = shared->run->run();
-      if (!outcomes.empty()) {
-        for (LatencyMetric metric : kAllLatencyMetrics) {
-          sortedValues.push_back(latencyValuesMs(outcomes.back().records, metric));
-          std::sort(sortedValues.back().begin(), sortedValues.back().end());
-        }
-      }
-    } catch (const std::exception& e) {
-      error = QString::fromStdString(errorText(e, language));
-    }
-    std::lock_guard lock(shared->mutex);
-    shared->outcomes = std::move(outcomes);
-    shared->sortedValues = std::move(sortedValues);
-    shared->error = error;
-    shared->done = true;
-    shared->endedAt = std::chrono::steady_clock::now();
-  });
-  thread->setObjectName(QStringLiteral("ayar-run-%1").arg(shared->token));
-  connect(thread, &QThread::finished, this, [this, shared] { onThreadFinished(shared); });
-  m_threads.emplace_back(shared, thread);
   m_current = shared;
   m_records.clear();
   m_samples.clear();
@@ -115,10 +79,28 @@ quint64 RunController::start(RunSpec spec) {
   m_sortedValues.clear();
   m_lastProgress = {};
   m_running = true;
-  thread->start();
-  m_timer.start();
-  emit started(shared->token);
-  return shared->token;
+  const quint64 token = m_workers.start(
+      QStringLiteral("ayar-run-"),
+      [shared, language] {
+        Result result;
+        try {
+          result.outcomes = shared->run->run();
+          if (!result.outcomes.empty()) {
+            for (LatencyMetric metric : kAllLatencyMetrics) {
+              result.sortedValues.push_back(latencyValuesMs(result.outcomes.back().records, metric));
+              std::sort(result.sortedValues.back().begin(), result.sortedValues.back().end());
+            }
+          }
+        } catch (const std::exception& e) {
+          result.error = QString::fromStdString(errorText(e, language));
+        }
+        result.endedAt = std::chrono::steady_clock::now();
+        return result;
+      },
+      [shared] { shared->run->cancel(); },
+      [this, shared](Result result) { onThreadFinished(shared, std::move(result)); });
+  emit started(token);
+  return token;
 }
 
 void RunController::stop() {
@@ -139,54 +121,35 @@ double RunController::elapsedS() const {
 
 void RunController::drain() {
   if (!m_current) return;
-  std::vector<RequestRecord> records;
-  std::vector<Sample> samples;
-  std::vector<std::string> stages;
-  QStringList log;
-  {
-    std::lock_guard lock(m_current->mutex);
-    records.swap(m_current->records);
-    samples.swap(m_current->samples);
-    stages.swap(m_current->stages);
-    log.swap(m_current->log);
-  }
-  const quint64 token = m_current->token;
+  RunMail mail = m_current->mail.take();
+  const quint64 token = m_workers.currentToken();
   if (m_running) {
     const LoadProgress p = m_current->run->progress();
     if (p.total > 0) m_lastProgress = p;
   }
-  for (const auto& stage : stages)
+  for (const auto& stage : mail.stages)
     emit stageChanged(token, QString::fromStdString(stage));
-  if (!log.isEmpty()) emit engineLog(token, log);
-  if (records.empty() && samples.empty()) return;
+  if (!mail.log.isEmpty()) emit engineLog(token, mail.log);
+  if (mail.records.empty() && mail.samples.empty()) return;
   const std::size_t firstRecord = m_records.size();
   const std::size_t firstSample = m_samples.size();
-  m_records.insert(m_records.end(), std::make_move_iterator(records.begin()),
-                   std::make_move_iterator(records.end()));
-  m_samples.insert(m_samples.end(), samples.begin(), samples.end());
+  m_records.insert(m_records.end(), std::make_move_iterator(mail.records.begin()),
+                   std::make_move_iterator(mail.records.end()));
+  m_samples.insert(m_samples.end(), mail.samples.begin(), mail.samples.end());
   emit updated(token, firstRecord, firstSample);
 }
 
-void RunController::onThreadFinished(const std::shared_ptr<Shared>& shared) {
-  auto it =
-      std::find_if(m_threads.begin(), m_threads.end(), [&](const auto& t) { return t.first == shared; });
-  if (it != m_threads.end()) {
-    it->second->deleteLater();
-    m_threads.erase(it);
-  }
-  if (shared != m_current) return;  // a replaced run: its results are stale
+void RunController::onThreadFinished(const std::shared_ptr<Shared>& shared, Result result) {
+  // Only the current run's end comes here (WorkerThreads drops a replaced one's); the timer stopped.
+  const quint64 token = m_workers.currentToken();
   drain();
-  m_timer.stop();
   m_running = false;
+  shared->endedAt = result.endedAt;
   qint64 storeRunId = -1;
   bool cancelled = shared->run->cancelled();
-  QString error;
-  {
-    std::lock_guard lock(shared->mutex);
-    m_outcomes = std::move(shared->outcomes);
-    m_sortedValues = std::move(shared->sortedValues);
-    error = shared->error;
-  }
+  m_outcomes = std::move(result.outcomes);
+  m_sortedValues = std::move(result.sortedValues);
+  const QString error = result.error;
   if (!error.isEmpty()) {
     if (const auto failed = shared->run->failedRunId()) storeRunId = *failed;
   }
@@ -201,7 +164,7 @@ void RunController::onThreadFinished(const std::shared_ptr<Shared>& shared) {
     m_lastProgress.inFlight = 0;
     if (!cancelled) m_lastProgress.total = m_lastProgress.sent;
   }
-  emit finished(shared->token, storeRunId, cancelled, error);
+  emit finished(token, storeRunId, cancelled, error);
 }
 
 }  // namespace ayar

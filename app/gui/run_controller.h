@@ -2,32 +2,30 @@
 
 #include <QObject>
 #include <QStringList>
-#include <QTimer>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
 
+#include "app/gui/worker_mailbox.h"
 #include "core/load/load_runner.h"
 #include "core/load/request_record.h"
 #include "core/store/run_types.h"
 #include "core/study/benchmark_run.h"
 #include "core/study/run_spec.h"
 
-class QThread;
-
 namespace ayar {
 
 // Runs core's BenchmarkRun on a worker QThread and hands what it measures to the UI thread: finished
-// records, samples and engine log lines are collected under a mutex by the run's threads and taken
-// by a 100 ms timer on the UI thread, which emits updated() at most ten times a second, and only when
-// something arrived. Each run has a token; starting a new run cancels the old one and drops whatever
-// it still delivers. stop() cancels the run and keeps what was measured (the store keeps it too).
+// records, samples and engine log lines are posted into a mailbox by the run's threads and taken
+// by a 100 ms timer on the UI thread (WorkerThreads), which emits updated() at most ten times a second, and
+// only when something arrived. Each run has a token; starting a new run cancels the old one and drops
+// whatever it still delivers. stop() cancels the run and keeps what was measured (the store keeps it too).
 class RunController : public QObject {
   Q_OBJECT
 
  public:
-  static constexpr int kUpdateIntervalMs = 100;
+  static constexpr int kUpdateIntervalMs = WorkerThreads::kDrainIntervalMs;
 
   explicit RunController(QObject* parent = nullptr);
   ~RunController() override;  // cancels a run still going and waits for its thread
@@ -36,7 +34,7 @@ class RunController : public QObject {
   quint64 start(RunSpec spec);
   void stop();
   bool isRunning() const { return m_running; }
-  quint64 currentRun() const { return m_token; }
+  quint64 currentRun() const { return m_workers.currentToken(); }
 
   // The current (or last) run's data on the UI thread: records in arrival order, samples by time.
   const std::vector<RequestRecord>& records() const { return m_records; }
@@ -67,21 +65,21 @@ class RunController : public QObject {
 
  private:
   struct Shared;
+  struct Result;
   void drain();
-  void onThreadFinished(const std::shared_ptr<Shared>& shared);
+  void onThreadFinished(const std::shared_ptr<Shared>& shared, Result result);
 
-  quint64 m_token = 0;
   bool m_running = false;
   RunSpec m_spec;
   std::shared_ptr<Shared> m_current;
-  std::vector<std::pair<std::shared_ptr<Shared>, QThread*>> m_threads;
   std::vector<RequestRecord> m_records;
   std::vector<Sample> m_samples;
   std::vector<RunOutcome> m_outcomes;
   std::vector<std::vector<double>> m_sortedValues;
-  QTimer m_timer;
   LoadProgress m_lastProgress;
   std::function<std::vector<Sample>(double)> m_extraSampler;
+  // Last, so that it is destroyed first: it cancels a run still going and waits for its thread.
+  WorkerThreads m_workers{[this] { drain(); }};
 };
 
 }  // namespace ayar

@@ -26,9 +26,6 @@ namespace ayar {
 
 namespace {
 
-// The bundled engine's model presets (ayar-engine serve --help lists the same).
-const char* const kModelPresets[] = {"qwen3-tiny", "qwen3-0.6b", "qwen3-1.7b", "qwen3-4b",
-                                     "qwen3-8b",   "qwen3-14b",  "qwen3-32b"};
 const EngineKind kKinds[] = {EngineKind::Bundled, EngineKind::External, EngineKind::Remote};
 // The port shown in the command line before a run: the real one is picked free when it starts.
 constexpr int kShownPort = 8000;
@@ -71,9 +68,11 @@ SetupPanel::SetupPanel(const EngineCatalogue& catalogue, QWidget* parent)
   auto* bundled = new QWidget(m_stack);
   auto* bundledForm = new QFormLayout(bundled);
   bundledForm->setContentsMargins(0, 0, 0, 0);
+  // The bundled engine's devices and model presets, as its catalogue entry lists them.
+  const EngineTemplate* ayar = catalogue.find("ayar");
   m_device = new QComboBox(bundled);
   m_device->setObjectName(QStringLiteral("device"));
-  if (const EngineTemplate* ayar = catalogue.find("ayar")) {
+  if (ayar) {
     for (const auto& device : ayar->devices)
       m_device->addItem(fromStd(device));
   }
@@ -81,8 +80,10 @@ SetupPanel::SetupPanel(const EngineCatalogue& catalogue, QWidget* parent)
   m_model = new QComboBox(bundled);
   m_model->setObjectName(QStringLiteral("model"));
   m_model->setEditable(true);
-  for (const char* preset : kModelPresets)
-    m_model->addItem(QString::fromLatin1(preset));
+  if (ayar) {
+    for (const auto& preset : ayar->modelPresets)
+      m_model->addItem(fromStd(preset));
+  }
   m_modelFolder = new QPushButton(bundled);
   auto* modelRow = new QHBoxLayout;
   modelRow->addWidget(m_model, 1);

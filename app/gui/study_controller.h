@@ -2,29 +2,27 @@
 
 #include <QObject>
 #include <QStringList>
-#include <QTimer>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <vector>
 
+#include "app/gui/worker_mailbox.h"
 #include "core/load/load_runner.h"
 #include "core/study/study_runner.h"
-
-class QThread;
 
 namespace ayar {
 
 // Runs core's StudyRunner on a worker QThread, as RunController does for one run: cell events, stage
-// lines and engine log lines are collected under a mutex by the runner's threads and taken by a 100 ms
-// timer on the UI thread, which emits at most ten updates a second, and only when something changed.
-// Each study run has a token; a replaced one's late events are dropped. stop() cancels: the cell in
+// lines and engine log lines are posted into a mailbox by the runner's threads and taken by a 100 ms
+// timer on the UI thread (WorkerThreads), which emits at most ten updates a second, and only when something
+// changed. Each study run has a token; a replaced one's late events are dropped. stop() cancels: the cell in
 // progress goes back to pending and every finished cell stays in the store, so the study resumes.
 class StudyController : public QObject {
   Q_OBJECT
 
  public:
-  static constexpr int kUpdateIntervalMs = 100;
+  static constexpr int kUpdateIntervalMs = WorkerThreads::kDrainIntervalMs;
 
   explicit StudyController(QObject* parent = nullptr);
   ~StudyController() override;  // cancels a study still going and waits for its thread
@@ -36,7 +34,7 @@ class StudyController : public QObject {
   bool isRunning() const { return m_running; }
   // The study going (or the last one).
   std::int64_t studyId() const { return m_studyId; }
-  quint64 currentToken() const { return m_token; }
+  quint64 currentToken() const { return m_workers.currentToken(); }
   // The running cell's load (zeros between cells and after the end).
   LoadProgress progress() const;
 
@@ -54,15 +52,14 @@ class StudyController : public QObject {
  private:
   struct Shared;
   void drain();
-  void onThreadFinished(const std::shared_ptr<Shared>& shared);
+  void onThreadFinished(const std::shared_ptr<Shared>& shared, const QString& error);
 
-  quint64 m_token = 0;
   std::int64_t m_studyId = 0;
   bool m_running = false;
   std::shared_ptr<Shared> m_current;
-  std::vector<std::pair<std::shared_ptr<Shared>, QThread*>> m_threads;
-  QTimer m_timer;
   LoadProgress m_lastProgress;
+  // Last, so that it is destroyed first: it cancels a study still going and waits for its thread.
+  WorkerThreads m_workers{[this] { drain(); }};
 };
 
 }  // namespace ayar

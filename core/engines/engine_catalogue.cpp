@@ -263,9 +263,10 @@ class TemplateReader {
 
   EngineTemplate read(const json& root) const {
     if (!root.is_object()) fail("", {MessageText::TemplateNotObject, {}});
-    onlyKeys(root, "",
-             {"name", "display_name", "executable", "args", "health_path", "api_key_env", "devices",
-              "startup_timeout_s", "complete_catalogue", "docs_url", "flags", "description"});
+    onlyKeys(
+        root, "",
+        {"name", "display_name", "executable", "args", "health_path", "api_key_env", "devices",
+         "model_presets", "startup_timeout_s", "complete_catalogue", "docs_url", "flags", "description"});
     EngineTemplate result;
     result.name = string(root, "", "name", true);
     result.displayName = string(root, "", "display_name", true);
@@ -305,6 +306,7 @@ class TemplateReader {
     if (result.healthPath.front() != '/') fail("health_path", {MessageText::TemplateHealthPath, {}});
     result.apiKeyEnv = string(root, "", "api_key_env", false);
     result.devices = stringList(root, "", "devices");
+    result.modelPresets = stringList(root, "", "model_presets");
     if (root.contains("startup_timeout_s")) {
       const json& timeout = root.at("startup_timeout_s");
       if (!timeout.is_number_integer() || timeout.get<long long>() < 1) {

@@ -57,6 +57,9 @@ struct EngineTemplate {
   std::string healthPath = "/health";
   std::string apiKeyEnv;  // a variable the engine reads its API key from (VLLM_API_KEY); empty: none
   std::vector<std::string> devices;  // accepted {device} values, when the template uses {device}
+  // Models the engine knows by name alone ({model} values that need no folder), in the order a model
+  // picker offers them; empty when the template lists none.
+  std::vector<std::string> modelPresets;
   std::chrono::seconds startupTimeout{600};
   // True when the catalogue lists every flag the engine takes, so an unknown flag is an error; false
   // when it lists only the main tuning flags, so an unknown flag is passed with a warning.

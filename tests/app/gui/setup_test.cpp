@@ -17,6 +17,7 @@
 #include <QTabWidget>
 #include <QTest>
 #include <QWheelEvent>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "app/gui/history_model.h"
@@ -24,6 +25,8 @@
 #include "app/gui/main_window.h"
 #include "app/gui/run_controller.h"
 #include "app/gui/setup_panel.h"
+#include "core/engines/engine_catalogue.h"
+#include "core/engines/resources_dir.h"
 #include "core/store/result_store.h"
 #include "tests/app/gui/gui_test_support.h"
 #include "tests/support/sse_server/sse_test_server.h"
@@ -302,6 +305,42 @@ TEST(SetupPanel, ARampUpAndASweepRunFromTheForm) {
   const std::size_t before = window.store().listRuns().size();
   ASSERT_TRUE(pressStartAndWait(window));
   EXPECT_EQ(window.store().listRuns().size(), before + 3);  // one at a time, all at once, one rate between
+}
+
+QStringList listedModels(const SetupPanel& setup) {
+  QStringList models;
+  for (int i = 0; i < setup.modelBox()->count(); ++i)
+    models.append(setup.modelBox()->itemText(i));
+  return models;
+}
+
+QStringList presetsOf(const EngineCatalogue& catalogue) {
+  QStringList presets;
+  for (const std::string& preset : catalogue.at("ayar").modelPresets)
+    presets.append(QString::fromStdString(preset));
+  return presets;
+}
+
+// The bundled engine's models are its catalogue entry's model_presets, in their order, and nothing
+// else: a preset added to the catalogue is offered without a change to the panel.
+TEST(SetupPanel, TheModelsOfferedAreTheCataloguesPresetsInOrder) {
+  test::clearSettings();
+  test::TempDir dir;
+  MainWindow window({dir / "ayar.db", QStringLiteral("en")});
+  const QStringList shipped = presetsOf(EngineCatalogue::loadDefault());
+  ASSERT_FALSE(shipped.isEmpty());
+  EXPECT_EQ(listedModels(*window.setupPanel()), shipped);
+
+  // A catalogue whose entry lists other presets: the panel lists those.
+  nlohmann::json entry = nlohmann::json::parse(std::ifstream(resourcesDir() / "engines" / "ayar.json"));
+  entry["model_presets"] = {"qwen3-0.6b", "tiny-test-model", "qwen3-tiny"};
+  std::filesystem::create_directories(dir / "engines");
+  std::ofstream(dir / "engines" / "ayar.json") << entry.dump();
+  const EngineCatalogue catalogue = EngineCatalogue::loadFolder(dir / "engines");
+  const SetupPanel setup(catalogue);
+  EXPECT_EQ(listedModels(setup), (QStringList{QStringLiteral("qwen3-0.6b"), QStringLiteral("tiny-test-model"),
+                                              QStringLiteral("qwen3-tiny")}));
+  EXPECT_EQ(listedModels(setup), presetsOf(catalogue));
 }
 
 // "Set up again" fills the form without shrinking its fields; the View menu shows and hides Setup.

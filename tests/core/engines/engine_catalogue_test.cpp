@@ -117,6 +117,10 @@ TEST(EngineCatalogue, LoadsTheShippedTemplates) {
   }
   EXPECT_TRUE(shipped().at("ayar").completeCatalogue);
   EXPECT_FALSE(shipped().at("vllm").completeCatalogue);
+  // Only the bundled engine has models known by name (the workbench offers them).
+  ASSERT_FALSE(shipped().at("ayar").modelPresets.empty());
+  EXPECT_EQ(shipped().at("ayar").modelPresets.front(), "qwen3-tiny");
+  EXPECT_TRUE(shipped().at("vllm").modelPresets.empty());
   EXPECT_EQ(shipped().at("vllm").apiKeyEnv, "VLLM_API_KEY");
 }
 

@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/engines/engine_catalogue.h"
+#include "engine/model/model_config.h"
 #include "engine/server/engine_setup.h"
 #include "tests/engine/server/engine_process.h"
 #include "tests/engine/server/http_client.h"
@@ -49,6 +51,15 @@ TEST(EngineCommandLine, HelpListsEveryFlag) {
   EXPECT_NE(run.output.find("=256"), std::string::npos);
   // Only what works is offered: fp8 weights and KV cache are not built yet.
   EXPECT_EQ(run.output.find("fp8"), std::string::npos) << run.output;
+}
+
+// The workbench offers the bundled engine's models from its catalogue entry (resources/engines/
+// ayar.json, model_presets): the entry lists every preset the engine knows, in the engine's order.
+TEST(EngineCommandLine, TheCatalogueListsEveryModelPreset) {
+  std::vector<std::string> presets;
+  for (const engine::ModelConfig& model : engine::modelPresets())
+    presets.push_back(model.name);
+  EXPECT_EQ(EngineCatalogue::loadDefault().at("ayar").modelPresets, presets);
 }
 
 TEST(EngineCommandLine, VersionPrintsTheVersion) {
