@@ -221,7 +221,13 @@ ExportRecord readRecordLine(const JsonField& line) {
   ExportRecord out;
   RequestRecord& r = out.record;
   const JsonField metadata = line["metadata"];
-  out.startNs = metadata["request_start_ns"].integer();
+  // Nanoseconds since 1970: a negative one cannot be true (and two far apart would overflow their
+  // difference, which gives each request's start).
+  const JsonField start = metadata["request_start_ns"];
+  out.startNs = start.integer();
+  if (out.startNs < 0)
+    json_input::failImpossible(start.source(), start.path(), std::to_string(out.startNs),
+                               json_input::negativeReason());
   if (auto session = metadata.find("session_num")) r.index = session->integer();
   const bool cancelled = metadata.find("was_cancelled") && metadata["was_cancelled"].boolean();
   const std::optional<JsonField> error = line.find("error");

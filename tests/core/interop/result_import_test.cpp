@@ -330,6 +330,22 @@ TEST(ResultImport, AnAiperfRecordWithoutItsStartNamesTheLineAndField) {
   EXPECT_TRUE(contains(message, ":2: field 'metadata.request_start_ns' is missing")) << message;
 }
 
+// Found by fuzzing: a start before 1970 (a negative request_start_ns) beside a real one overflowed the
+// difference that gives each request's start. A negative start cannot be true: refused, named.
+TEST(ResultImport, AnAiperfRecordThatStartsBefore1970IsRefused) {
+  test::TempDir dir;
+  std::string text = readText(kFixtures / "aiperf" / "profile_export.jsonl");
+  const std::size_t secondLine = text.find('\n') + 1;
+  const std::size_t key =
+      text.find("\"request_start_ns\": ", secondLine) + std::string("\"request_start_ns\": ").size();
+  const std::size_t end = text.find_first_of(",}", key);
+  text.replace(key, end - key, "-8650589969959551616");
+  writeText(dir / "profile_export.jsonl", text);
+  const std::string message = messageOf([&] { (void)readImportedRuns(dir / "profile_export.jsonl"); });
+  EXPECT_TRUE(contains(message, ":2: field 'metadata.request_start_ns' is -8650589969959551616")) << message;
+  EXPECT_TRUE(contains(message, "cannot be true")) << message;
+}
+
 TEST(ResultImport, VllmListsOfUnequalLengthNameTheList) {
   test::TempDir dir;
   nlohmann::ordered_json file = nlohmann::ordered_json::parse(readText(kFixtures / "vllm_detailed.json"));
