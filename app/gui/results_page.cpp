@@ -108,9 +108,9 @@ void ResultsPage::showNotes() {
   QStringList lines;
   if (m_runNotes.failure && !m_failedBeforeRequests)
     lines << tr("The run failed: %1").arg(said(*m_runNotes.failure)) + log;
+  if (!m_runNotes.notes.empty()) lines << tr("How the file was read:");
   for (const MessageArgument& note : m_runNotes.notes)
     lines << QStringLiteral("• ") + said(note);
-  if (!m_runNotes.notes.empty()) lines.prepend(tr("How the file was read:"));
   m_notes->setText(lines.join(QLatin1Char('\n')));
   m_notes->setVisible(!lines.isEmpty());
 }
