@@ -485,6 +485,29 @@ TEST(ResultStore, AWriterForAnUnknownStudyIsRefused) {
   EXPECT_TRUE(store.listRuns().empty());
 }
 
+// A run that failed while it ran keeps its error in both languages beside what it had in its config,
+// and runNotes gives it back in both; the English is the notes `ayar-cli runs show` prints.
+TEST(ResultStore, AFailureIsKeptInBothLanguages) {
+  test::TempDir dir;
+  const auto path = dir / "ayar.db";
+  RunInfo info;
+  info.config = {{"load", "rate 4 req/s"}};
+  const std::int64_t id = writeFinishedRun(path, info, RunStatus::Failed);
+  ResultStore store(path);
+  EXPECT_TRUE(store.setFailure(id, MessageArgument("the engine stopped", "motor durdu")));
+  EXPECT_FALSE(store.setFailure(id + 1, MessageArgument("none", "yok")));
+  const auto run = store.findRun(id);
+  ASSERT_TRUE(run);
+  EXPECT_EQ(run->info.notes, "the engine stopped");
+  EXPECT_EQ(run->info.config.value("load", std::string()), "rate 4 req/s");
+  EXPECT_EQ(run->info.config.value("error_tr", std::string()), "motor durdu");
+  const RunNotes notes = runNotes(*run);
+  ASSERT_TRUE(notes.failure);
+  EXPECT_EQ(notes.failure->english, "the engine stopped");
+  EXPECT_EQ(notes.failure->turkish, "motor durdu");
+  EXPECT_TRUE(notes.notes.empty());
+}
+
 TEST(ResultStore, EditsLabelAndNotes) {
   test::TempDir dir;
   const auto path = dir / "ayar.db";
