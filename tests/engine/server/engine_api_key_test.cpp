@@ -19,13 +19,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-std::vector<std::string> simArgs(std::vector<std::string> extra = {}) {
-  std::vector<std::string> args = {
-      "qwen3-8b", "--device", "sim", "--sim-profile", "fixed:0,0", "--tokenizer", tokenizerDir().string()};
-  args.insert(args.end(), extra.begin(), extra.end());
-  return args;
-}
-
 // Sets a variable of this process (which the engines it starts inherit) and restores it afterwards.
 class ScopedVariable {
  public:
@@ -71,7 +64,7 @@ TEST(EngineApiKey, TheKeyComesFromAFileOrTheEnvironmentAndNeverShowsInTheLog) {
   TempDir dir;
   std::ofstream(dir / "key") << "sk-from-file\r\nsecond line is not the key\n";
   {
-    EngineProcess engine(simArgs({"--api-key-file", (dir / "key").string()}));
+    EngineProcess engine(simEngineArgs("fixed:0,0", {"--api-key-file", (dir / "key").string()}));
     expectGuardedBy(engine.url(""), "sk-from-file", "--api-key-file");
     EXPECT_NE(engine.log().find("API key given by --api-key-file"), std::string::npos) << engine.log();
     EXPECT_EQ(engine.log().find("sk-from-file"), std::string::npos) << engine.log();
@@ -79,18 +72,18 @@ TEST(EngineApiKey, TheKeyComesFromAFileOrTheEnvironmentAndNeverShowsInTheLog) {
   {
     ScopedVariable key("AYAR_API_KEY", "sk-from-ayar-variable");
     ScopedVariable vllmKey("VLLM_API_KEY", "sk-from-vllm-variable");  // AYAR_API_KEY comes first
-    EngineProcess engine(simArgs());
+    EngineProcess engine(simEngineArgs("fixed:0,0"));
     expectGuardedBy(engine.url(""), "sk-from-ayar-variable", "AYAR_API_KEY");
     EXPECT_NE(engine.log().find("API key given by AYAR_API_KEY"), std::string::npos) << engine.log();
   }
   {
     ScopedVariable key("VLLM_API_KEY", "sk-from-vllm-variable");
-    EngineProcess engine(simArgs());
+    EngineProcess engine(simEngineArgs("fixed:0,0"));
     expectGuardedBy(engine.url(""), "sk-from-vllm-variable", "VLLM_API_KEY");
   }
   {
     ScopedVariable key("AYAR_API_KEY", "sk-from-ayar-variable");  // the flag wins, as in vLLM
-    EngineProcess engine(simArgs({"--api-key", "sk-from-flag"}));
+    EngineProcess engine(simEngineArgs("fixed:0,0", {"--api-key", "sk-from-flag"}));
     expectGuardedBy(engine.url(""), "sk-from-flag", "--api-key over AYAR_API_KEY");
   }
 }

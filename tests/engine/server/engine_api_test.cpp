@@ -16,13 +16,6 @@ namespace {
 
 using nlohmann::json;
 
-std::vector<std::string> simArgs(const std::string& profile, std::vector<std::string> extra = {}) {
-  std::vector<std::string> args = {
-      "qwen3-8b", "--device", "sim", "--sim-profile", profile, "--tokenizer", tokenizerDir().string()};
-  args.insert(args.end(), extra.begin(), extra.end());
-  return args;
-}
-
 // The JSON events of an SSE body, [DONE] checked and left out.
 std::vector<json> streamedChunks(const HttpReply& reply) {
   EXPECT_EQ(reply.status, 200) << reply.body;
@@ -42,7 +35,8 @@ int promptTokens(const std::string& text) {
 }
 
 TEST(EngineApi, HealthModelsAndVersionAnswerWithTheSimulatedMarker) {
-  EngineProcess engine(simArgs("fixed:0,0", {"--served-model-name", "my-model", "--max-model-len", "4096"}));
+  EngineProcess engine(
+      simEngineArgs("fixed:0,0", {"--served-model-name", "my-model", "--max-model-len", "4096"}));
   EXPECT_EQ(httpGet(engine.url("/health")).status, 200);
   const HttpReply models = httpGet(engine.url("/v1/models"));
   ASSERT_EQ(models.status, 200);
@@ -60,7 +54,7 @@ TEST(EngineApi, HealthModelsAndVersionAnswerWithTheSimulatedMarker) {
 
 TEST(EngineApi, TheDescriptorTableIsGrownAtStartForThousandsOfConnections) {
   // Growing it later, while clients connect, would stall the accepting thread for an RCU grace period.
-  EngineProcess engine(simArgs("fixed:0,0"));
+  EngineProcess engine(simEngineArgs("fixed:0,0"));
   const std::string proc = "/proc/" + std::to_string(engine.pid());
   long tableSize = -1;
   long softLimit = -1;
@@ -77,7 +71,7 @@ TEST(EngineApi, TheDescriptorTableIsGrownAtStartForThousandsOfConnections) {
 }
 
 TEST(EngineApi, StreamedCompletionHasVllmChunksAndExactUsage) {
-  EngineProcess engine(simArgs("fixed:0,0"));
+  EngineProcess engine(simEngineArgs("fixed:0,0"));
   const std::string prompt = "The quick brown fox jumps over the lazy dog. Ünïcödé and 漢字 too.";
   const json request = {{"model", "qwen3-8b"}, {"prompt", prompt},
                         {"max_tokens", 16},    {"ignore_eos", true},
@@ -102,7 +96,7 @@ TEST(EngineApi, StreamedCompletionHasVllmChunksAndExactUsage) {
 }
 
 TEST(EngineApi, UnstreamedCompletionAndTokenIdPromptsReportExactUsage) {
-  EngineProcess engine(simArgs("fixed:0,0"));
+  EngineProcess engine(simEngineArgs("fixed:0,0"));
   const HttpReply text = httpPost(engine.url("/v1/completions"),
                                   R"({"prompt":"Hello there, engine.","max_tokens":12,"ignore_eos":true})");
   ASSERT_EQ(text.status, 200) << text.body;
@@ -120,7 +114,7 @@ TEST(EngineApi, UnstreamedCompletionAndTokenIdPromptsReportExactUsage) {
 }
 
 TEST(EngineApi, StreamedChatStartsWithTheAssistantRoleAndCountsTheChatTemplate) {
-  EngineProcess engine(simArgs("fixed:0,0"));
+  EngineProcess engine(simEngineArgs("fixed:0,0"));
   const json messages = json::array({{{"role", "system"}, {"content", "You are terse."}},
                                      {{"role", "user"}, {"content", "Name three colours."}}});
   const json request = {{"messages", messages},
@@ -145,7 +139,7 @@ TEST(EngineApi, StreamedChatStartsWithTheAssistantRoleAndCountsTheChatTemplate) 
 }
 
 TEST(EngineApi, UnstreamedChatAnswersWithAnAssistantMessage) {
-  EngineProcess engine(simArgs("fixed:0,0"));
+  EngineProcess engine(simEngineArgs("fixed:0,0"));
   const HttpReply reply =
       httpPost(engine.url("/v1/chat/completions"),
                R"({"messages":[{"role":"user","content":"Hi"}],"max_tokens":6,"ignore_eos":true,
@@ -163,7 +157,7 @@ TEST(EngineApi, UnstreamedChatAnswersWithAnAssistantMessage) {
 }
 
 TEST(EngineApi, ReasoningParserSendsThinkingToReasoningContentUntilTheTemplateClosesIt) {
-  EngineProcess engine(simArgs("fixed:0,0", {"--reasoning-parser", "qwen3"}));
+  EngineProcess engine(simEngineArgs("fixed:0,0", {"--reasoning-parser", "qwen3"}));
   // The sim never writes </think>: with thinking on, all output is reasoning; with thinking off the
   // template has already closed the block, so all output is content.
   const std::string thinking =
@@ -184,7 +178,7 @@ TEST(EngineApi, ReasoningParserSendsThinkingToReasoningContentUntilTheTemplateCl
 }
 
 TEST(EngineApi, MaxModelLenIsEnforcedWithVllmsMessages) {
-  EngineProcess engine(simArgs("fixed:0,0", {"--max-model-len", "64"}));
+  EngineProcess engine(simEngineArgs("fixed:0,0", {"--max-model-len", "64"}));
   json longPrompt = {{"prompt", std::vector<int>(100, 1000)}};
   const HttpReply tooLong = httpPost(engine.url("/v1/completions"), longPrompt.dump());
   EXPECT_EQ(tooLong.status, 400);
@@ -207,7 +201,7 @@ TEST(EngineApi, MaxModelLenIsEnforcedWithVllmsMessages) {
 }
 
 TEST(EngineApi, StopStringsAreFoundAcrossTokensAndCutTheText) {
-  EngineProcess engine(simArgs("fixed:0,0"));
+  EngineProcess engine(simEngineArgs("fixed:0,0"));
   // A seeded request gets the same tokens every time, so a first run shows where the tokens fall.
   const json base = {{"prompt", "Tell me a story."},
                      {"max_tokens", 40},
@@ -262,7 +256,7 @@ TEST(EngineApi, StopStringsAreFoundAcrossTokensAndCutTheText) {
 }
 
 TEST(EngineApi, SixtyFourConcurrentStreamsAllComplete) {
-  EngineProcess engine(simArgs("fixed:20,2"));
+  EngineProcess engine(simEngineArgs("fixed:20,2"));
   const json request = {{"prompt", "Count with me:"},
                         {"max_tokens", 32},
                         {"ignore_eos", true},
@@ -286,18 +280,10 @@ TEST(EngineApi, SixtyFourConcurrentStreamsAllComplete) {
   EXPECT_NE(metrics.find("vllm:generation_tokens_total{model_name=\"qwen3-8b\"} 2048.0"), std::string::npos);
 }
 
-double metricValue(const std::string& metrics, const std::string& name) {
-  const std::regex pattern("\n" + std::regex_replace(name, std::regex(R"([{}.*+?^$()\[\]|\\])"), R"(\$&)") +
-                           R"(\{[^}]*\} ([0-9.e+-]+))");
-  std::smatch match;
-  if (!std::regex_search(metrics, match, pattern)) return -1.0;
-  return std::stod(match[1].str());
-}
-
 TEST(EngineApi, MetricsSplitARequestIntoVllmsQueuePrefillAndDecodePhases) {
   // The sim releases the first token 100 ms after arrival and each next one 10 ms later; an idle
   // engine schedules the request at once. So: queue ~0, prefill ~0.1 s, decode ~10 x 10 ms.
-  EngineProcess engine(simArgs("fixed:100,10"));
+  EngineProcess engine(simEngineArgs("fixed:100,10"));
   const json request = {{"prompt", "Hello"}, {"max_tokens", 11}, {"ignore_eos", true}};
   ASSERT_EQ(httpPost(engine.url("/v1/completions"), request.dump()).status, 200);
   const std::string metrics = httpGet(engine.url("/metrics")).body;
@@ -311,7 +297,7 @@ TEST(EngineApi, MetricsSplitARequestIntoVllmsQueuePrefillAndDecodePhases) {
 }
 
 TEST(EngineApi, AClientThatDisconnectsMidStreamCancelsItsRequestAndFreesItsBlocks) {
-  EngineProcess engine(simArgs("fixed:0,20"));
+  EngineProcess engine(simEngineArgs("fixed:0,20"));
   const std::string before = httpGet(engine.url("/metrics")).body;
   const double totalBlocks = metricValue(before, "ayar:num_kv_blocks");
   ASSERT_GT(totalBlocks, 0.0);
@@ -342,7 +328,7 @@ TEST(EngineApi, AClientThatDisconnectsMidStreamCancelsItsRequestAndFreesItsBlock
 }
 
 TEST(EngineApi, KeepAliveConnectionsServePipelinedRequestsInOrder) {
-  EngineProcess engine(simArgs("fixed:0,0"));
+  EngineProcess engine(simEngineArgs("fixed:0,0"));
   RawConnection client(engine.port());
   const std::string completion =
       rawPost("/v1/completions", R"({"prompt":"a","max_tokens":2,"ignore_eos":true})");
@@ -361,7 +347,7 @@ TEST(EngineApi, KeepAliveConnectionsServePipelinedRequestsInOrder) {
 }
 
 TEST(EngineApi, Http10ClientsGetAStreamWithoutChunkedFramingEndedByClose) {
-  EngineProcess engine(simArgs("fixed:0,0"));
+  EngineProcess engine(simEngineArgs("fixed:0,0"));
   RawConnection client(engine.port());
   const std::string body = R"({"prompt":"a","max_tokens":3,"ignore_eos":true,"stream":true})";
   client.send("POST /v1/completions HTTP/1.0\r\nContent-Type: application/json\r\nContent-Length: " +

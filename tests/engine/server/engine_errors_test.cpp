@@ -12,13 +12,6 @@ namespace {
 
 using nlohmann::json;
 
-std::vector<std::string> simArgs(std::vector<std::string> extra = {}) {
-  std::vector<std::string> args = {
-      "qwen3-8b", "--device", "sim", "--sim-profile", "fixed:0,0", "--tokenizer", tokenizerDir().string()};
-  args.insert(args.end(), extra.begin(), extra.end());
-  return args;
-}
-
 void expectError(const HttpReply& reply, long status, const std::string& messagePart,
                  const std::string& context) {
   EXPECT_EQ(reply.status, status) << context << ": " << reply.body;
@@ -46,7 +39,8 @@ void expectStillServing(const EngineProcess& engine) {
 }
 
 TEST(EngineErrors, BadRequestsGetTheirStatusAndTheServerKeepsServing) {
-  EngineProcess engine(simArgs({"--max-model-len", "128", "--max-request-body-bytes", "4096"}));
+  EngineProcess engine(
+      simEngineArgs("fixed:0,0", {"--max-model-len", "128", "--max-request-body-bytes", "4096"}));
   const std::string completions = engine.url("/v1/completions");
   expectError(httpPost(completions, R"({"prompt": "x", )"), 400, "not valid JSON", "malformed JSON");
   expectError(httpPost(completions, R"({"prompt": "x", "max_tokens": "ten"})"), 400, "max_tokens",
@@ -80,7 +74,7 @@ TEST(EngineErrors, BadRequestsGetTheirStatusAndTheServerKeepsServing) {
 }
 
 TEST(EngineErrors, NumbersBeyondTheirTypeAreRefusedNamingTheField) {
-  EngineProcess engine(simArgs());
+  EngineProcess engine(simEngineArgs("fixed:0,0"));
   struct Case {
     std::string body;
     std::string param;
@@ -110,7 +104,7 @@ TEST(EngineErrors, NumbersBeyondTheirTypeAreRefusedNamingTheField) {
 }
 
 TEST(EngineErrors, MalformedHttpIsAnsweredAndClosedWithoutHarm) {
-  EngineProcess engine(simArgs());
+  EngineProcess engine(simEngineArgs("fixed:0,0"));
   {
     RawConnection garbage(engine.port());
     garbage.send("HELLO\x01\x02 nonsense\r\n\r\n");
@@ -133,7 +127,7 @@ TEST(EngineErrors, MalformedHttpIsAnsweredAndClosedWithoutHarm) {
 }
 
 TEST(EngineErrors, ASilentClientIsDisconnectedAfterTheReadTimeout) {
-  EngineProcess engine(simArgs({"--http-read-timeout", "0.5"}));
+  EngineProcess engine(simEngineArgs("fixed:0,0", {"--http-read-timeout", "0.5"}));
   RawConnection slow(engine.port());
   slow.send("POST /v1/completions HTTP/1.1\r\nHost: x\r\n");  // and then nothing
   std::string received;
@@ -146,7 +140,7 @@ TEST(EngineErrors, ASilentClientIsDisconnectedAfterTheReadTimeout) {
 }
 
 TEST(EngineErrors, ApiKeyGuardsTheV1RoutesButNotHealthOrMetrics) {
-  EngineProcess engine(simArgs({"--api-key", "s3cret"}));
+  EngineProcess engine(simEngineArgs("fixed:0,0", {"--api-key", "s3cret"}));
   expectError(httpGet(engine.url("/v1/models")), 401, "Authorization: Bearer", "no key");
   expectError(httpGet(engine.url("/v1/models"), {"Authorization: Bearer wrong"}), 401, "--api-key",
               "wrong key");

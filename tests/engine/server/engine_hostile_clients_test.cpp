@@ -21,21 +21,6 @@ using Clock = std::chrono::steady_clock;
 
 constexpr std::string_view kProbe = "HTTP/1.1 100 Continue\r\n\r\n";
 
-std::vector<std::string> simArgs(const std::string& profile, std::vector<std::string> extra = {}) {
-  std::vector<std::string> args = {
-      "qwen3-8b", "--device", "sim", "--sim-profile", profile, "--tokenizer", tokenizerDir().string()};
-  args.insert(args.end(), extra.begin(), extra.end());
-  return args;
-}
-
-double metricValue(const std::string& metrics, const std::string& name) {
-  const std::regex pattern("\n" + std::regex_replace(name, std::regex(R"([{}.*+?^$()\[\]|\\])"), R"(\$&)") +
-                           R"(\{[^}]*\} ([0-9.e+-]+))");
-  std::smatch match;
-  if (!std::regex_search(metrics, match, pattern)) return -1.0;
-  return std::stod(match[1].str());
-}
-
 // Polls /metrics until `done` holds or `timeout` passes; returns the last text read.
 template <typename Done>
 std::string metricsWhen(const EngineProcess& engine, Done done, std::chrono::milliseconds timeout = 5s) {
@@ -68,7 +53,7 @@ void expectStillServing(const EngineProcess& engine) {
 }
 
 TEST(EngineHostileClients, TheLingerAfterAnErrorEndsAFixedTimeAfterItWhateverTheClientSends) {
-  EngineProcess engine(simArgs("fixed:0,0"));
+  EngineProcess engine(simEngineArgs("fixed:0,0"));
   RawConnection client(engine.port());
   client.send("HELLO\x01\x02 nonsense\r\n\r\n");
   ASSERT_EQ(statusAt(client.readUntil("\r\n\r\n")), 400);
@@ -88,7 +73,7 @@ TEST(EngineHostileClients, TheLingerAfterAnErrorEndsAFixedTimeAfterItWhateverThe
 
 TEST(EngineHostileClients, UnstreamedClientsThatLeaveAreCancelledEvenWithBytesSentAhead) {
   // Each request would run 40 s (2000 tokens, 20 ms apart) if nothing cancelled it.
-  EngineProcess engine(simArgs("fixed:0,20"));
+  EngineProcess engine(simEngineArgs("fixed:0,20"));
   const std::string request = rawPost(
       "/v1/completions",
       json({{"prompt", std::vector<int>(100, 1000)}, {"max_tokens", 2000}, {"ignore_eos", true}}).dump());
@@ -120,7 +105,7 @@ TEST(EngineHostileClients, UnstreamedClientsThatLeaveAreCancelledEvenWithBytesSe
 
 TEST(EngineHostileClients, AClientThatHalfClosesAfterItsRequestsGetsItsResponses) {
   // 10 tokens 20 ms apart: the end of stream arrives while the request runs.
-  EngineProcess engine(simArgs("fixed:0,20"));
+  EngineProcess engine(simEngineArgs("fixed:0,20"));
   const std::string unstreamed = R"({"prompt":"x","max_tokens":10,"ignore_eos":true})";
   {
     RawConnection client(engine.port());
@@ -202,7 +187,7 @@ void expectRefusal(const std::string& received, int status, const std::string& m
 }
 
 TEST(EngineHostileClients, RequestsThatBreakHttpFramingRulesAreRefusedAsTheRfcsSay) {
-  EngineProcess engine(simArgs("fixed:0,0"));
+  EngineProcess engine(simEngineArgs("fixed:0,0"));
   const std::string body = R"({"prompt":"x","max_tokens":1})";
   expectRefusal(sendAndRead(engine, "GET /health HTTP/1.1\r\n\r\n"), 400, "Host header", "no Host");
   expectRefusal(sendAndRead(engine, "GET /health HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n"), 400,
@@ -245,7 +230,7 @@ TEST(EngineHostileClients, RequestsThatBreakHttpFramingRulesAreRefusedAsTheRfcsS
 }
 
 TEST(EngineHostileClients, HeadOnAGetRouteAnswersLikeGetWithoutTheBody) {
-  EngineProcess engine(simArgs("fixed:0,0"));
+  EngineProcess engine(simEngineArgs("fixed:0,0"));
   RawConnection client(engine.port());
   // On one connection: were a body sent after the HEAD response, it would stand before the next one.
   client.send(
@@ -271,7 +256,7 @@ TEST(EngineHostileClients, HeadOnAGetRouteAnswersLikeGetWithoutTheBody) {
 }
 
 TEST(EngineHostileClients, WithAKeyUnknownV1RoutesAnswer401Before404) {
-  EngineProcess engine(simArgs("fixed:0,0", {"--api-key", "s3cret"}));
+  EngineProcess engine(simEngineArgs("fixed:0,0", {"--api-key", "s3cret"}));
   EXPECT_EQ(httpGet(engine.url("/v1/nothing")).status, 401);
   EXPECT_EQ(httpGet(engine.url("/v1")).status, 401);
   EXPECT_EQ(httpRequest("DELETE", engine.url("/v1/models")).status, 401);

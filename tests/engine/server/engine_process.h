@@ -5,9 +5,12 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <regex>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "tests/support/test_env.h"
 
 namespace ayar::test {
 
@@ -57,5 +60,24 @@ struct EngineRun {
 // Runs `ayar-engine ARGS...` to its end (for the command line: help, version, refused flags).
 EngineRun runEngine(const std::vector<std::string>& args,
                     std::chrono::milliseconds timeout = std::chrono::seconds(30));
+
+// `serve` arguments for qwen3-8b on the timing simulator with the real tokenizer: `simProfile`
+// ("fixed:0,0" answers at once), then `extra`.
+inline std::vector<std::string> simEngineArgs(const std::string& simProfile,
+                                              std::vector<std::string> extra = {}) {
+  std::vector<std::string> args = {
+      "qwen3-8b", "--device", "sim", "--sim-profile", simProfile, "--tokenizer", tokenizerDir().string()};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
+// The first value of metric `name` (whatever its labels) in a /metrics text; -1 when it is not there.
+inline double metricValue(const std::string& metrics, const std::string& name) {
+  const std::regex pattern("\n" + std::regex_replace(name, std::regex(R"([{}.*+?^$()\[\]|\\])"), R"(\$&)") +
+                           R"(\{[^}]*\} ([0-9.e+-]+))");
+  std::smatch match;
+  if (!std::regex_search(metrics, match, pattern)) return -1.0;
+  return std::stod(match[1].str());
+}
 
 }  // namespace ayar::test
