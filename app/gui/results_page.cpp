@@ -95,9 +95,10 @@ QString ResultsPage::notesText() const {
 }
 
 void ResultsPage::showNotes() {
-  const bool turkish = QLocale().language() == QLocale::Turkish;
-  const auto said = [turkish](const MessageArgument& text) {
-    return QString::fromStdString(turkish ? text.turkish : text.english);
+  const ReportLanguage language =
+      QLocale().language() == QLocale::Turkish ? ReportLanguage::Turkish : ReportLanguage::English;
+  const auto said = [language](const MessageArgument& text) {
+    return QString::fromStdString(text.in(language));
   };
   const QString log = m_failureLog.isEmpty()
                           ? QString()

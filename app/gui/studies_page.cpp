@@ -352,9 +352,7 @@ void StudiesPage::showStartError() {
   if (m_startBlockedByRunning) {
     text = tr("A study is running: stop it before starting another.");
   } else if (m_startProblem) {
-    const std::string& said =
-        uiLanguage() == ReportLanguage::Turkish ? m_startProblem->turkish : m_startProblem->english;
-    text = tr("Cannot start the study: %1").arg(QString::fromStdString(said));
+    text = tr("Cannot start the study: %1").arg(QString::fromStdString(m_startProblem->in(uiLanguage())));
   }
   m_startError->setText(text);
   m_startError->setVisible(!text.isEmpty());

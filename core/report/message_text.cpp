@@ -335,7 +335,7 @@ std::string Message::in(ReportLanguage language) const {
   std::vector<std::string_view> values;
   values.reserve(args.size());
   for (const MessageArgument& arg : args)
-    values.emplace_back(language == ReportLanguage::Turkish ? arg.turkish : arg.english);
+    values.emplace_back(arg.in(language));
   return fillPlaceholders(messageText(id, language), values);
 }
 

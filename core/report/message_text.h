@@ -550,6 +550,9 @@ struct MessageArgument {
       : english(both), turkish(std::move(both)) {}                           // NOLINT: implicit on purpose
   MessageArgument(const char* both) : MessageArgument(std::string(both)) {}  // NOLINT: as above
   MessageArgument(std::string en, std::string tr) : english(std::move(en)), turkish(std::move(tr)) {}
+  const std::string& in(ReportLanguage language) const {
+    return language == ReportLanguage::Turkish ? turkish : english;
+  }
 };
 
 // A number as each language writes it: "2.5" and "2,5".
