@@ -9,7 +9,7 @@
 
 #include "app/gui/worker_mailbox.h"
 #include "core/load/load_runner.h"
-#include "core/load/request_record.h"
+#include "core/record/request_record.h"
 #include "core/store/run_types.h"
 #include "core/study/benchmark_run.h"
 #include "core/study/run_spec.h"

@@ -4,7 +4,7 @@
 #include <optional>
 #include <vector>
 
-#include "core/load/request_record.h"
+#include "core/record/request_record.h"
 #include "core/metrics/run_summary.h"
 #include "core/store/result_store.h"
 

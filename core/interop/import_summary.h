@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/load/request_record.h"
+#include "core/record/request_record.h"
 #include "core/metrics/run_summary.h"
 #include "core/report/message_text.h"
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/load/request_record.h"
+#include "core/record/request_record.h"
 #include "core/metrics/run_summary.h"
 #include "core/report/message_text.h"
 #include "core/report/result_json.h"

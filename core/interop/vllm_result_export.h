@@ -5,7 +5,7 @@
 #include <span>
 #include <string>
 
-#include "core/load/request_record.h"
+#include "core/record/request_record.h"
 
 namespace ayar {
 

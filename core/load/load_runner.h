@@ -16,7 +16,7 @@
 
 #include "core/load/arrival_schedule.h"
 #include "core/load/openai_request.h"
-#include "core/load/request_record.h"
+#include "core/record/request_record.h"
 
 namespace ayar {
 

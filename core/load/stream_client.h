@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/load/request_record.h"
+#include "core/record/request_record.h"
 
 namespace ayar {
 

@@ -3,7 +3,7 @@
 #include <span>
 #include <vector>
 
-#include "core/load/request_record.h"
+#include "core/record/request_record.h"
 #include "core/metrics/run_summary.h"
 
 namespace ayar {

@@ -4,7 +4,7 @@
 #include <span>
 #include <vector>
 
-#include "core/load/request_record.h"
+#include "core/record/request_record.h"
 
 namespace ayar {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/load/request_record.h"
+#include "core/record/request_record.h"
 
 namespace ayar {
 

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/load/request_record.h"
+#include "core/record/request_record.h"
 #include "core/metrics/run_summary.h"
 
 namespace ayar {

@@ -5,7 +5,7 @@
 #include <optional>
 #include <string_view>
 
-#include "core/load/request_record.h"
+#include "core/record/request_record.h"
 #include "core/store/run_types.h"
 #include "core/store/sqlite_connection.h"
 

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/load/request_record.h"
+#include "core/record/request_record.h"
 #include "core/report/message_text.h"
 
 namespace ayar {

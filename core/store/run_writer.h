@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "core/load/request_record.h"
+#include "core/record/request_record.h"
 #include "core/store/run_types.h"
 
 namespace ayar {

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "core/load/load_runner.h"
-#include "core/load/request_record.h"
+#include "core/record/request_record.h"
 #include "core/metrics/run_summary.h"
 #include "core/report/message_text.h"
 #include "core/store/run_types.h"

@@ -5,7 +5,7 @@
 #include <bit>
 #include <cstdint>
 
-#include "core/load/request_record.h"
+#include "core/record/request_record.h"
 
 namespace ayar::test {
 

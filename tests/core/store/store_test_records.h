@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/load/request_record.h"
+#include "core/record/request_record.h"
 
 namespace ayar::test {
 
