@@ -107,6 +107,24 @@ struct LoadRunner::Run {
   Clock::time_point firstPendingAt;
   std::vector<Clock::time_point> freedSlots;  // when each slot freed during the last poll
   std::promise<void> originTaken;
+
+  // Hands over everything pending to `sink`, in batches of at most batchSize.
+  void handOver(const std::function<void(std::vector<RequestRecord>&&)>& sink, std::size_t batchSize) {
+    if (pending.empty()) return;
+    std::vector<RequestRecord> all;
+    all.swap(pending);
+    pending.reserve(batchSize);
+    if (!sink) return;
+    if (all.size() <= batchSize) {
+      sink(std::move(all));
+      return;
+    }
+    for (std::size_t begin = 0; begin < all.size(); begin += batchSize) {
+      const auto first = all.begin() + static_cast<std::ptrdiff_t>(begin);
+      const auto last = all.begin() + static_cast<std::ptrdiff_t>(std::min(all.size(), begin + batchSize));
+      sink(std::vector<RequestRecord>(std::make_move_iterator(first), std::make_move_iterator(last)));
+    }
+  }
 };
 
 LoadRunner::LoadRunner(LoadRunnerConfig config) : m_config(std::move(config)) {}
@@ -215,51 +233,6 @@ void LoadRunner::runLoop(Run& run) {
   const std::size_t batchSize = std::max<std::size_t>(1, m_config.sinkBatchSize);
   run.pending.reserve(batchSize);
 
-  // Hands over everything pending, in batches of at most batchSize.
-  auto flush = [&] {
-    if (run.pending.empty()) return;
-    std::vector<RequestRecord> all;
-    all.swap(run.pending);
-    run.pending.reserve(batchSize);
-    if (!m_config.sink) return;
-    if (all.size() <= batchSize) {
-      m_config.sink(std::move(all));
-      return;
-    }
-    for (std::size_t begin = 0; begin < all.size(); begin += batchSize) {
-      const auto first = all.begin() + static_cast<std::ptrdiff_t>(begin);
-      const auto last = all.begin() + static_cast<std::ptrdiff_t>(std::min(all.size(), begin + batchSize));
-      m_config.sink(
-          std::vector<RequestRecord>(std::make_move_iterator(first), std::make_move_iterator(last)));
-    }
-  };
-  // The previous iteration's phases, in loop order: hand-over [flushBegan, pollTiming.entered), then
-  // the poll's wait [entered, woke) and its socket work [woke, returned); this iteration's sends
-  // begin at dispatchBegan.
-  Clock::time_point flushBegan{};
-  Clock::time_point dispatchBegan{};
-  StreamClient::PollTiming pollTiming{};
-  double pollCpuS = 0.0;  // the client thread's CPU time in the last poll (socket work; waiting costs none)
-  const auto noteLateness = [&](Clock::time_point dueAt, Clock::time_point sentAt) {
-    const double lateS = secondsBetween(dueAt, sentAt);
-    if (lateS <= LateDispatches::kLateDispatchS) return;
-    LateDispatches::Cause* cause = &m_late.dispatching;  // due while earlier requests went out
-    if (dueAt >= flushBegan && dueAt < dispatchBegan) {
-      const auto socketWork = pollTiming.returned - pollTiming.woke;
-      if (dueAt < pollTiming.entered) {
-        cause = &m_late.handingOver;
-      } else if (dueAt < pollTiming.woke && pollTiming.woke - dueAt >= socketWork) {
-        // Due while the thread waited with its timer set for dueAt: a wake well after it is the OS's.
-        cause = &m_late.wokeLate;
-      } else {
-        const bool offCpu = pollCpuS < 0.5 * std::chrono::duration<double>(socketWork).count();
-        cause = offCpu ? &m_late.offCpu : &m_late.readingSockets;
-      }
-    }
-    ++cause->count;
-    cause->totalMs += lateS * 1e3;
-    cause->maxMs = std::max(cause->maxMs, lateS * 1e3);
-  };
   // Returns the instant the request was stamped as started.
   auto send = [&](std::size_t index, double scheduledS, double slotWaitS) {
     RequestRecord record;
@@ -288,7 +261,7 @@ void LoadRunner::runLoop(Run& run) {
         break;
       }
       const Clock::time_point now = Clock::now();
-      dispatchBegan = now;
+      m_late.sendsBegan(now);
       std::size_t freedUsed = 0;
       std::size_t dispatched = 0;
       while (next < count && client.inFlight() < run.capacity) {
@@ -304,7 +277,7 @@ void LoadRunner::runLoop(Run& run) {
           const double slotWaitS =
               waitedForSlot && slotFreedAt > dueAt ? secondsBetween(dueAt, slotFreedAt) : 0.0;
           const Clock::time_point startedAt = send(next, run.offsetsS[next], slotWaitS);
-          if (slotWaitS == 0.0) noteLateness(dueAt, startedAt);
+          if (slotWaitS == 0.0) m_late.note(dueAt, startedAt);
         }
         freedUsed += waitedForSlot ? 1 : 0;
         ++dispatched;
@@ -317,10 +290,10 @@ void LoadRunner::runLoop(Run& run) {
       if (!run.closedLoop && next < count && client.inFlight() < run.capacity) {
         wakeAt = m_origin + toDuration(run.offsetsS[next]);
       }
-      flushBegan = Clock::now();
+      m_late.handOverBegan(Clock::now());
       if (!run.pending.empty()) {
         if (run.pending.size() >= batchSize || now >= run.firstPendingAt + interval) {
-          flush();
+          run.handOver(m_config.sink, batchSize);
         } else {
           wakeAt = std::min(wakeAt, run.firstPendingAt + interval);
         }
@@ -329,11 +302,11 @@ void LoadRunner::runLoop(Run& run) {
       // When requests wait for a slot (a concurrency cap, a closed loop), a finished one is news.
       const double cpuBeforeS = threadCpuS();
       client.poll(wakeAt, next < count && client.inFlight() >= run.capacity);
-      pollTiming = client.lastPollTiming();
-      pollCpuS = threadCpuS() - cpuBeforeS;
+      const StreamClient::PollTiming polled = client.lastPollTiming();
+      m_late.polled(polled.entered, polled.woke, polled.returned, threadCpuS() - cpuBeforeS);
     }
     m_durationS = secondsBetween(m_origin, Clock::now());
-    flush();
+    run.handOver(m_config.sink, batchSize);
   } catch (...) {
     m_error = std::current_exception();
     m_cancelled.store(true, std::memory_order_release);
@@ -341,8 +314,8 @@ void LoadRunner::runLoop(Run& run) {
   m_clientThreadCpuS = threadCpuS();
   rusage usage{};
   if (getrusage(RUSAGE_THREAD, &usage) == 0) {
-    m_late.voluntarySwitches = usage.ru_nvcsw;
-    m_late.involuntarySwitches = usage.ru_nivcsw;
+    m_late.counts().voluntarySwitches = usage.ru_nvcsw;
+    m_late.counts().involuntarySwitches = usage.ru_nivcsw;
   }
   {
     std::lock_guard lock(m_clientMutex);

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/load/arrival_schedule.h"
+#include "core/load/late_dispatch.h"
 #include "core/load/openai_request.h"
 #include "core/record/request_record.h"
 
@@ -61,28 +62,6 @@ struct LoadProgress {
   std::size_t failed = 0;
 };
 
-// Why requests went out late: for each request sent more than kLateDispatchS after its scheduled
-// time, what the client thread was doing when it came due. The causes point at different remedies:
-// a thread the OS woke late needs a free core (or real-time priority); time spent reading sockets or
-// handing records over is the client's own work standing in the way of a send.
-struct LateDispatches {
-  static constexpr double kLateDispatchS = 0.001;
-  struct Cause {
-    std::size_t count = 0;
-    double totalMs = 0.0;
-    double maxMs = 0.0;
-  };
-  Cause wokeLate;        // waiting for its timer, and the OS ran it late
-  Cause readingSockets;  // reading and parsing responses
-  Cause offCpu;          // reading responses, but off the CPU most of that time (blocked in the kernel)
-  Cause handingOver;     // handing finished records to the sink
-  Cause dispatching;     // sending requests that were due before it
-  // The client thread's context switches over the run (getrusage RUSAGE_THREAD): involuntary ones
-  // are the OS taking the core away.
-  long voluntarySwitches = 0;
-  long involuntarySwitches = 0;
-};
-
 // Runs one load test: sends each request at its scheduled time through one libcurl multi handle on
 // its own thread (a timer on that thread, no thread per request), honours --max-concurrency, and
 // hands finished RequestRecords to the sink in batches. Times are seconds from origin().
@@ -113,7 +92,7 @@ class LoadRunner {
   // CPU time the client thread used, for the client-overhead figure (valid after wait()).
   double clientThreadCpuS() const { return m_clientThreadCpuS; }
   // Why requests went out late (valid after wait()).
-  const LateDispatches& lateDispatches() const { return m_late; }
+  const LateDispatches& lateDispatches() const { return m_late.counts(); }
   // vLLM's benchmark duration: from the origin, taken before the first arrival gap is waited out, to
   // the moment every request (failed ones included) had returned. Valid after wait().
   double durationS() const { return m_durationS; }
@@ -137,7 +116,7 @@ class LoadRunner {
   std::atomic<std::size_t> m_completed{0};
   std::atomic<std::size_t> m_failed{0};
   double m_clientThreadCpuS = 0;
-  LateDispatches m_late;
+  LateDispatchTally m_late;
   double m_durationS = 0;
   std::atomic<bool> m_realtimeGranted{false};
   std::exception_ptr m_error;
