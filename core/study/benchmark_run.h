@@ -22,6 +22,8 @@
 namespace ayar {
 
 struct BuiltRequests;
+struct LoadPlan;
+class RunWriter;
 
 // What one load test measured.
 struct RunOutcome {
@@ -84,10 +86,20 @@ class BenchmarkRun {
 
  private:
   struct State;
+  struct Target;
+  struct MeasuredLoad;
+  // run()'s stages, in their order.
   std::vector<RunOutcome> runStages();
+  void prepareRequests(Target& target);
+  void openEngine(Target& target);
+  void connect(Target& target);
+  LoadRunnerConfig clientConfig(const Target& target) const;
   // The test request (again every 5 s while the ready check allows) and the warm-ups, before the load.
   void readyCheck(const LoadRunnerConfig& baseConfig, const BuiltRequests& built,
                   const std::string& shownUrl);
+  RunOutcome runPlan(const LoadPlan& plan, const Target& target);
+  RunInfo planInfo(const LoadPlan& plan, const Target& target) const;
+  MeasuredLoad measure(const LoadPlan& plan, const Target& target, RunWriter* writer);
   void stage(const Message& message) const;
   void keepFailedStart(const MessageArgument& error);
 
