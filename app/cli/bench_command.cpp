@@ -197,9 +197,14 @@ struct BenchFlags {
 
 using Overrides = std::vector<std::pair<CLI::Option*, std::function<void(ProfileSpec&)>>>;
 
-int runBench(const BenchFlags& flags, const Overrides& overrides, CLI::App& command) {
-  auto given = [&](const char* name) { return command.get_option(name)->count() > 0; };
+// Whether a flag was given on the command line (not only its default).
+struct Given {
+  const CLI::App& command;
+  bool operator()(const char* name) const { return command.get_option(name)->count() > 0; }
+};
 
+// Flags that cannot run here, refused before anything starts.
+void refuseUnusable(const BenchFlags& flags) {
   for (const auto& [option, message] : flags.refused) {
     if (option->count() > 0) throw Error(message);
   }
@@ -218,10 +223,11 @@ int runBench(const BenchFlags& flags, const Overrides& overrides, CLI::App& comm
     throw Error("--tokenizer-mode " + flags.tokenizerMode +
                 " is not supported: Ayar reads Hugging Face tokenizer.json files (modes auto and hf)");
   }
+}
 
-  RunSpec spec;
-  // Where requests go: a running server, 127.0.0.1:8000 as vLLM's client assumes when no target is
-  // given, unless --engine asks Ayar to start one.
+// Where requests go: a running server, 127.0.0.1:8000 as vLLM's client assumes when no target is
+// given, unless --engine asks Ayar to start one.
+void setTarget(RunSpec& spec, const BenchFlags& flags, const Given& given) {
   const bool targetGiven = given("--base-url") || given("--host") || given("--port");
   const std::string engine = flags.engine.empty() ? std::string("remote") : flags.engine;
   if (engine == "bundled" || engine == "ayar") {
@@ -272,8 +278,10 @@ int runBench(const BenchFlags& flags, const Overrides& overrides, CLI::App& comm
   spec.tokenizer = flags.tokenizer;
   spec.backend = given("--backend") ? flags.backend : std::string();
   spec.endpoint = flags.endpoint;
+}
 
-  // What and when to send: the profile, then the flags given on top of it.
+// What and when to send: the profile, then the flags given on top of it.
+void setLoad(RunSpec& spec, const BenchFlags& flags, const Overrides& overrides, const Given& given) {
   const bool datasetFlagGiven = given("--dataset-name") || given("--dataset-path") ||
                                 given("--random-input-len") || given("--random-output-len") ||
                                 given("--input-len") || given("--output-len");
@@ -309,7 +317,10 @@ int runBench(const BenchFlags& flags, const Overrides& overrides, CLI::App& comm
   if (given("--endpoint")) spec.profile.endpoint = flags.endpoint;
   if (!profileName.empty()) nameEditedProfile(spec.profile, loadProfile(profileName));
   spec.profile.validate();
+}
 
+// How the run is measured, labelled and kept.
+void setMeasurement(RunSpec& spec, const BenchFlags& flags, const Given& given) {
   spec.summary.percentileMetrics.clear();
   for (const auto& key : splitList(flags.percentileMetrics))
     spec.summary.percentileMetrics.push_back(parseLatencyMetric(key));
@@ -338,8 +349,21 @@ int runBench(const BenchFlags& flags, const Overrides& overrides, CLI::App& comm
   if (!flags.noStore)
     spec.storePath = flags.store.empty() ? defaultStorePath() : std::filesystem::path(flags.store);
   spec.engineLogPath = flags.engineLog;
+}
 
-  ProgressDisplay display;
+// The run the flags ask for, or an ayar::Error naming the flag that cannot be.
+RunSpec benchSpec(const BenchFlags& flags, const Overrides& overrides, const Given& given) {
+  refuseUnusable(flags);
+  RunSpec spec;
+  setTarget(spec, flags, given);
+  setLoad(spec, flags, overrides, given);
+  setMeasurement(spec, flags, given);
+  return spec;
+}
+
+// Runs it on a worker thread while this one draws the progress and turns Ctrl-C into cancel().
+std::vector<RunOutcome> execute(const RunSpec& spec, const BenchFlags& flags, ProgressDisplay& display,
+                                bool& cancelled) {
   RunObserver observer;
   observer.onStage = [&display](const Message& message) {
     display.message("ayar: " + message.in(ReportLanguage::English));
@@ -381,67 +405,370 @@ int runBench(const BenchFlags& flags, const Overrides& overrides, CLI::App& comm
     if (!flags.disableTqdm && progress.total > 0) display.update(progress);
   }
   worker.join();
+  cancelled = run.cancelled();
   if (error) std::rethrow_exception(error);
+  return outcomes;
+}
 
-  int exitCode = 0;
-  for (const auto& outcome : outcomes) {
-    if (outcomes.size() > 1) std::cout << "\n### " << outcome.title << "\n";
-    TextBlockOptions textOptions;
-    textOptions.style = parseTextBlockStyle(flags.resultStyle);
-    if (!std::isinf(outcome.requestRate)) textOptions.requestRate = outcome.requestRate;
-    textOptions.syntheticDataset = outcome.facts.syntheticDataset;
-    std::cout << formatServingBenchmarkResult(outcome.summary, textOptions);
-    if (outcome.facts.simulated) {
-      std::cout << "SIMULATED: the server ran no model; figures come from its timing model.\n";
-    }
-    if (outcome.cancelled) {
-      std::cout << "Stopped by the user; " << outcome.cancelledInFlight
-                << " requests in flight were cut and are not counted.\n";
-    }
-    std::cout.flush();
-    if (outcome.storeRunId) {
-      std::cerr << "ayar: stored as run " << *outcome.storeRunId << " in " << spec.storePath.string() << "\n";
-    }
-    if (flags.saveResult || flags.appendResult || flags.saveDetailed || !flags.resultFilename.empty()) {
-      const nlohmann::ordered_json result = resultForFile(outcome.result, flags.saveDetailed);
-      std::filesystem::path dir =
-          flags.resultDir.empty() ? std::filesystem::current_path() : std::filesystem::path(flags.resultDir);
-      std::string fileName = flags.resultFilename;
-      if (fileName.empty() || outcomes.size() > 1) {
-        const std::string label = flags.label.empty() ? result.value("backend", "openai") : flags.label;
-        fileName = defaultResultFileName(outcome, label, spec.profile, result.value("model_id", "model"));
-      }
-      std::error_code ec;
-      std::filesystem::create_directories(dir, ec);
-      const auto path = dir / fileName;
-      // --append-result adds the result as a new line, as vLLM does, so that one file collects runs.
-      const bool append =
-          flags.appendResult && std::filesystem::exists(path) && std::filesystem::file_size(path, ec) > 0;
-      std::ofstream out(path, flags.appendResult ? std::ios::app : std::ios::trunc);
-      if (!out) throw Error("cannot write the result file " + path.string() + ": check --result-dir");
-      if (append) out << '\n';
-      out << result.dump(-1, ' ', true, nlohmann::json::error_handler_t::replace);
-      if (!out.flush()) throw Error("could not write the result file " + path.string() + " (disk full?)");
-      std::cerr << "ayar: result " << (append ? "appended to " : "saved to ") << path.string() << "\n";
-    }
-    if (outcome.summary.completed == 0 && !outcome.cancelled) {
-      std::cerr << "ayar: every request failed";
-      if (!outcome.summary.errors.empty())
-        std::cerr << "; first error: " << outcome.summary.errors.front().message;
-      std::cerr << "\n";
-      exitCode = 1;
-    } else if (outcome.summary.failed > 0) {
-      std::cerr << "ayar: " << outcome.summary.failed << " requests failed; the first errors:\n";
-      for (const auto& e : outcome.summary.errors)
-        std::cerr << "  " << e.count << " x " << e.message << "\n";
-    }
+// vLLM's result file of one load test (--save-result, --save-detailed, --append-result).
+void saveResultFile(const RunOutcome& outcome, const RunSpec& spec, const BenchFlags& flags, bool several) {
+  const nlohmann::ordered_json result = resultForFile(outcome.result, flags.saveDetailed);
+  std::filesystem::path dir =
+      flags.resultDir.empty() ? std::filesystem::current_path() : std::filesystem::path(flags.resultDir);
+  std::string fileName = flags.resultFilename;
+  if (fileName.empty() || several) {
+    const std::string label = flags.label.empty() ? result.value("backend", "openai") : flags.label;
+    fileName = defaultResultFileName(outcome, label, spec.profile, result.value("model_id", "model"));
   }
-  if (run.cancelled()) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  const auto path = dir / fileName;
+  // --append-result adds the result as a new line, as vLLM does, so that one file collects runs.
+  const bool append =
+      flags.appendResult && std::filesystem::exists(path) && std::filesystem::file_size(path, ec) > 0;
+  std::ofstream out(path, flags.appendResult ? std::ios::app : std::ios::trunc);
+  if (!out) throw Error("cannot write the result file " + path.string() + ": check --result-dir");
+  if (append) out << '\n';
+  out << result.dump(-1, ' ', true, nlohmann::json::error_handler_t::replace);
+  if (!out.flush()) throw Error("could not write the result file " + path.string() + " (disk full?)");
+  std::cerr << "ayar: result " << (append ? "appended to " : "saved to ") << path.string() << "\n";
+}
+
+// One load test's figures as vLLM prints them, where it was stored and saved, and what failed. Returns
+// the exit code it asks for: 1 when every request failed.
+int present(const RunOutcome& outcome, const RunSpec& spec, const BenchFlags& flags, bool several) {
+  if (several) std::cout << "\n### " << outcome.title << "\n";
+  TextBlockOptions textOptions;
+  textOptions.style = parseTextBlockStyle(flags.resultStyle);
+  if (!std::isinf(outcome.requestRate)) textOptions.requestRate = outcome.requestRate;
+  textOptions.syntheticDataset = outcome.facts.syntheticDataset;
+  std::cout << formatServingBenchmarkResult(outcome.summary, textOptions);
+  if (outcome.facts.simulated) {
+    std::cout << "SIMULATED: the server ran no model; figures come from its timing model.\n";
+  }
+  if (outcome.cancelled) {
+    std::cout << "Stopped by the user; " << outcome.cancelledInFlight
+              << " requests in flight were cut and are not counted.\n";
+  }
+  std::cout.flush();
+  if (outcome.storeRunId) {
+    std::cerr << "ayar: stored as run " << *outcome.storeRunId << " in " << spec.storePath.string() << "\n";
+  }
+  if (flags.saveResult || flags.appendResult || flags.saveDetailed || !flags.resultFilename.empty())
+    saveResultFile(outcome, spec, flags, several);
+  if (outcome.summary.completed == 0 && !outcome.cancelled) {
+    std::cerr << "ayar: every request failed";
+    if (!outcome.summary.errors.empty())
+      std::cerr << "; first error: " << outcome.summary.errors.front().message;
+    std::cerr << "\n";
+    return 1;
+  }
+  if (outcome.summary.failed > 0) {
+    std::cerr << "ayar: " << outcome.summary.failed << " requests failed; the first errors:\n";
+    for (const auto& e : outcome.summary.errors)
+      std::cerr << "  " << e.count << " x " << e.message << "\n";
+  }
+  return 0;
+}
+
+int runBench(const BenchFlags& flags, const Overrides& overrides, const CLI::App& command) {
+  const RunSpec spec = benchSpec(flags, overrides, Given{command});
+  ProgressDisplay display;
+  bool cancelled = false;
+  const std::vector<RunOutcome> outcomes = execute(spec, flags, display, cancelled);
+  int exitCode = 0;
+  for (const auto& outcome : outcomes)
+    exitCode = std::max(exitCode, present(outcome, spec, flags, outcomes.size() > 1));
+  if (cancelled) {
     // Interrupted by the user: what was measured is printed and stored, and scripts see 130.
     if (outcomes.empty()) std::cerr << "ayar: stopped before any request was sent\n";
     return 130;
   }
   return exitCode;
+}
+
+// Declares bench's flags, each in its --help group. A flag that a profile may also set is applied on
+// top of the profile only when given (the Overrides).
+class BenchOptions {
+ public:
+  BenchOptions(CLI::App* command, std::shared_ptr<BenchFlags> flags, std::shared_ptr<Overrides> overrides)
+      : m_command(command), m_flags(std::move(flags)), m_overrides(std::move(overrides)) {}
+
+  BenchFlags& flags() { return *m_flags; }
+  const std::shared_ptr<BenchFlags>& shared() const { return m_flags; }
+  void group(std::string name) { m_group = std::move(name); }
+
+  template <typename T>
+  CLI::Option* add(const char* name, T& target, const char* help) {
+    return m_command->add_option(name, target, help)->group(m_group);
+  }
+  CLI::Option* addFlag(const char* name, bool& target, const char* help) {
+    return m_command->add_flag(name, target, help)->group(m_group);
+  }
+  template <typename T>
+  CLI::Option* profileFlag(const char* name, T& target, const char* help,
+                           std::function<void(ProfileSpec&)> apply) {
+    CLI::Option* option = add(name, target, help);
+    override(option, std::move(apply));
+    return option;
+  }
+  void override(CLI::Option* option, std::function<void(ProfileSpec&)> apply) {
+    m_overrides->emplace_back(option, std::move(apply));
+  }
+  // A vLLM flag for a feature Ayar lacks: refused with what to do instead, never silently ignored,
+  // and kept out of --help.
+  void refuse(const char* name, bool takesValue, const std::string& advice) {
+    CLI::Option* option = takesValue ? m_command->add_option(name) : m_command->add_flag(name);
+    option->group("");
+    m_flags->refused.emplace_back(option,
+                                  std::string(name) + " is not supported by ayar-cli bench: " + advice);
+  }
+
+ private:
+  CLI::App* m_command;
+  std::shared_ptr<BenchFlags> m_flags;
+  std::shared_ptr<Overrides> m_overrides;
+  std::string m_group;
+};
+
+// The server and how requests reach it.
+void addTargetOptions(BenchOptions& o) {
+  BenchFlags& f = o.flags();
+  o.group("Target");
+  o.add("--base-url", f.baseUrl, "Server or API base URL (e.g. http://gpu-box:8000)");
+  o.add("--host", f.host, "Server host (default 127.0.0.1)");
+  o.add("--port", f.port, "Server port (default 8000)")->check(CLI::Range(1, 65535));
+  o.add("--endpoint", f.endpoint,
+        "API path (default: /v1/completions for openai, /v1/chat/completions for openai-chat)");
+  o.add("--backend", f.backend,
+        "openai (/v1/completions) or openai-chat (/v1/chat/completions); vllm = openai")
+      ->transform([](std::string s) { return s == "vllm" ? std::string("openai") : s; })
+      ->check(CLI::IsMember({"openai", "openai-chat"}));
+  o.add("--model", f.model,
+        "Model: the served id for a running server (default: the first it lists); a preset (qwen3-tiny, "
+        "qwen3-8b, ...) or a folder for an engine Ayar starts");
+  o.add("--served-model-name", f.servedModelName, "Model name used in the API requests (default: --model)");
+  o.add("--tokenizer", f.tokenizer,
+        "tokenizer.json or a folder holding one (default: the model folder's, else the Qwen3 tokenizer, "
+        "checked "
+        "against the server's /tokenize); passed on to an engine Ayar starts");
+  o.add("--tokenizer-mode", f.tokenizerMode, "auto or hf (Ayar reads Hugging Face tokenizer.json files)");
+  o.add("--api-key", f.apiKey,
+        "Bearer key for the server (default: $OPENAI_API_KEY); never printed or stored");
+  o.add("--header", f.headers, "KEY=VALUE headers sent with every request (not stored)");
+  o.add("--request-timeout", f.requestTimeout,
+        "Seconds one request may take before it counts as failed (default 21600)")
+      ->check(CLI::PositiveNumber);
+  o.add("--ready-check-timeout-sec", f.readyCheckTimeoutSec,
+        "Retry the test request every 5 s for this long; 0 skips it (default: one try)")
+      ->check(CLI::NonNegativeNumber);
+  o.add("--request-id-prefix", f.requestIdPrefix,
+        "Each request carries x-request-id: <prefix><index> (default: bench-<8 random hex digits>-)");
+}
+
+// An engine Ayar starts.
+void addEngineOptions(BenchOptions& o) {
+  BenchFlags& f = o.flags();
+  o.group("Engine");
+  o.add("--engine", f.engine,
+        "Start an engine: bundled (ayar-engine), or vllm, sglang, tensorrt-llm; remote (the default) uses a "
+        "running server at --base-url, else --host:--port");
+  o.add("--device", f.device, "Device of a started engine: auto, cuda, cpu, sim (default auto)");
+  o.add("--engine-arg", f.engineArgs,
+        "A flag for the started engine, written --engine-arg=--max-num-seqs=8 (repeatable)");
+  o.add("--engine-executable", f.engineExecutable,
+        "The engine program to run instead of the template's (a venv's vllm, say)");
+  o.add("--engine-log", f.engineLog,
+        "File for the started engine's log (default: a file in the temp folder)");
+  o.addFlag("--profile", f.serverProfiler,
+            "vLLM's switch: POST /start_profile before the run and /stop_profile after it (load profiles: "
+            "--load-profile)");
+}
+
+// The load profile and the dataset.
+void addDatasetOptions(BenchOptions& o) {
+  BenchFlags& f = o.flags();
+  ProfileSpec& v = f.values;
+  const std::shared_ptr<BenchFlags>& flags = o.shared();
+  o.group("Profile and dataset");
+  o.add("--load-profile", f.loadProfile,
+        "A load profile from resources/profiles (sharegpt-8rps, random-2k-100, ...) or a profile JSON file; "
+        "other flags override it");
+  o.profileFlag("--dataset-name", v.datasetName,
+                "sharegpt, random, prefix_repetition or synthetic-sharegpt (default random)",
+                [flags](ProfileSpec& p) { p.datasetName = flags->values.datasetName; })
+      ->transform(
+          [](std::string s) { return s == "prefix_repetition" ? std::string("prefix-repetition") : s; })
+      ->check(CLI::IsMember({"sharegpt", "random", "prefix-repetition", "synthetic-sharegpt"}));
+  o.profileFlag("--dataset-path", v.datasetPath,
+                "ShareGPT JSON file (without one, ShareGPT uses the synthetic ShareGPT-like set)",
+                [flags](ProfileSpec& p) { p.datasetPath = flags->values.datasetPath; });
+  o.profileFlag("--num-prompts", v.numPrompts, "Number of requests (default 1000)",
+                [flags](ProfileSpec& p) { p.numPrompts = flags->values.numPrompts; });
+  o.add("--input-len", f.inputLen, "Input tokens: sets --random-input-len");
+  o.add("--output-len", f.outputLen,
+        "Output tokens: sets --random-, --sharegpt- and --prefix-repetition-output-len");
+  o.profileFlag("--sharegpt-output-len", f.sharegptOutputLen,
+                "Output tokens of every ShareGPT request (default: the dataset's)",
+                [flags](ProfileSpec& p) { p.sharegptOutputLen = flags->sharegptOutputLen; });
+  o.profileFlag("--random-input-len", v.randomInputLen, "Prompt tokens of the random dataset (default 1024)",
+                [flags](ProfileSpec& p) { p.randomInputLen = flags->values.randomInputLen; });
+  o.profileFlag("--random-output-len", v.randomOutputLen, "Output tokens of the random dataset (default 128)",
+                [flags](ProfileSpec& p) { p.randomOutputLen = flags->values.randomOutputLen; });
+  o.profileFlag("--random-range-ratio", v.randomRangeRatio, "Lengths uniform in [L(1-r), L(1+r)] (default 0)",
+                [flags](ProfileSpec& p) { p.randomRangeRatio = flags->values.randomRangeRatio; });
+  o.profileFlag("--random-prefix-len", v.randomPrefixLen,
+                "Tokens of a prefix every random prompt shares (default 0)",
+                [flags](ProfileSpec& p) { p.randomPrefixLen = flags->values.randomPrefixLen; });
+  o.profileFlag("--prefix-repetition-prefix-len", v.prefixRepetitionPrefixLen,
+                "Shared-prefix dataset: prefix tokens (default 256)", [flags](ProfileSpec& p) {
+                  p.prefixRepetitionPrefixLen = flags->values.prefixRepetitionPrefixLen;
+                });
+  o.profileFlag("--prefix-repetition-suffix-len", v.prefixRepetitionSuffixLen,
+                "Shared-prefix dataset: tokens after the prefix (default 256)", [flags](ProfileSpec& p) {
+                  p.prefixRepetitionSuffixLen = flags->values.prefixRepetitionSuffixLen;
+                });
+  o.profileFlag("--prefix-repetition-num-prefixes", v.prefixRepetitionNumPrefixes,
+                "Shared-prefix dataset: how many prefixes (default 10)", [flags](ProfileSpec& p) {
+                  p.prefixRepetitionNumPrefixes = flags->values.prefixRepetitionNumPrefixes;
+                });
+  o.profileFlag("--prefix-repetition-output-len", v.prefixRepetitionOutputLen,
+                "Shared-prefix dataset: output tokens (default 128)", [flags](ProfileSpec& p) {
+                  p.prefixRepetitionOutputLen = flags->values.prefixRepetitionOutputLen;
+                });
+  o.override(o.addFlag("--ignore-eos", f.ignoreEos,
+                       "Ask the server for exactly the asked output length (vLLM's ignore_eos; "
+                       "forced for the random dataset)"),
+             [](ProfileSpec& p) { p.ignoreEos = true; });
+  o.profileFlag("--seed", v.seed,
+                "Seed of the dataset and the arrival schedule, as vLLM draws them (default 0)",
+                [flags](ProfileSpec& p) { p.seed = flags->values.seed; });
+}
+
+// Sampling parameters sent in every request.
+void addSamplingOptions(BenchOptions& o) {
+  BenchFlags& f = o.flags();
+  const std::shared_ptr<BenchFlags>& flags = o.shared();
+  o.group("Sampling (sent in every request)");
+  o.profileFlag("--temperature", f.temperature,
+                "Sampling temperature (default 0: greedy, as vLLM's client sends)",
+                [flags](ProfileSpec& p) { p.temperature = flags->temperature; });
+  o.profileFlag("--top-p", f.topP, "Top-p sampling", [flags](ProfileSpec& p) { p.topP = flags->topP; });
+  o.profileFlag("--top-k", f.topK, "Top-k sampling", [flags](ProfileSpec& p) { p.topK = flags->topK; });
+  o.profileFlag("--min-p", f.minP, "Min-p sampling", [flags](ProfileSpec& p) { p.minP = flags->minP; });
+  o.profileFlag("--frequency-penalty", f.frequencyPenalty, "Frequency penalty",
+                [flags](ProfileSpec& p) { p.frequencyPenalty = flags->frequencyPenalty; });
+  o.profileFlag("--presence-penalty", f.presencePenalty, "Presence penalty",
+                [flags](ProfileSpec& p) { p.presencePenalty = flags->presencePenalty; });
+  o.profileFlag("--repetition-penalty", f.repetitionPenalty, "Repetition penalty",
+                [flags](ProfileSpec& p) { p.repetitionPenalty = flags->repetitionPenalty; });
+  o.add("--logprobs", f.logprobs, "Log-probabilities per token to ask for (completions)");
+  o.add("--extra-body,--extra-request-body", f.extraBody,
+        "A JSON object merged into every request body, e.g. '{\"top_k\": 20}'");
+}
+
+// When requests are sent.
+void addArrivalOptions(BenchOptions& o) {
+  BenchFlags& f = o.flags();
+  ProfileSpec& v = f.values;
+  const std::shared_ptr<BenchFlags>& flags = o.shared();
+  o.group("Arrivals");
+  o.add("--request-rate", f.requestRate, "Requests per second, or inf to send all at once (default inf)");
+  o.add("--burstiness", f.burstiness,
+        "Gamma shape of the gaps: 1 = Poisson, inf = constant rate (default 1)");
+  o.profileFlag(
+       "--ramp-up-strategy", v.rampUpStrategy,
+       "Raise the rate during the run: linear or exponential, from --ramp-up-start-rps to --ramp-up-end-rps",
+       [flags](ProfileSpec& p) { p.rampUpStrategy = flags->values.rampUpStrategy; })
+      ->check(CLI::IsMember({"linear", "exponential"}));
+  o.profileFlag("--ramp-up-start-rps", v.rampUpStartRps, "The ramp-up's first rate (req/s)",
+                [flags](ProfileSpec& p) { p.rampUpStartRps = flags->values.rampUpStartRps; });
+  o.profileFlag("--ramp-up-end-rps", v.rampUpEndRps, "The ramp-up's last rate (req/s)",
+                [flags](ProfileSpec& p) { p.rampUpEndRps = flags->values.rampUpEndRps; });
+  o.profileFlag("--max-concurrency", f.maxConcurrency,
+                "Most requests in flight at once (slot waits are recorded apart)",
+                [flags](ProfileSpec& p) { p.maxConcurrency = flags->maxConcurrency; });
+  o.add("--num-warmups", f.numWarmups, "Copies of the test request sent before the measured run (default 0)")
+      ->check(CLI::NonNegativeNumber);
+  o.add(
+       "--load-mode", f.loadMode,
+       "rate (default), concurrent (a closed loop of --concurrency streams), throughput (all at once), sweep")
+      ->check(CLI::IsMember({"rate", "concurrent", "throughput", "sweep"}));
+  o.profileFlag("--concurrency", v.concurrency, "Streams for --load-mode concurrent (default 1)",
+                [flags](ProfileSpec& p) { p.concurrency = flags->values.concurrency; });
+  o.profileFlag("--sweep-points", v.sweepPoints,
+                "Rates between synchronous and throughput for --load-mode sweep (default 5)",
+                [flags](ProfileSpec& p) { p.sweepPoints = flags->values.sweepPoints; });
+}
+
+// What is measured, printed, saved and stored.
+void addResultOptions(BenchOptions& o) {
+  BenchFlags& f = o.flags();
+  o.group("Metrics and results");
+  o.add("--percentile-metrics", f.percentileMetrics,
+        "Comma-separated: ttft,tpot,itl,e2el (default ttft,tpot,itl)");
+  o.add("--metric-percentiles", f.metricPercentiles, "Comma-separated percentiles (default 99)");
+  o.add("--goodput", f.goodput, "SLOs as KEY:VALUE in ms, e.g. --goodput ttft:300 tpot:50");
+  o.add("--result-style", f.resultStyle,
+        "vllm (vllm bench serve's block, the default) or gpustack (the studies' block: end-to-end latency "
+        "first, "
+        "in seconds)")
+      ->check(CLI::IsMember({"vllm", "gpustack"}));
+  o.addFlag("--save-result", f.saveResult, "Write the vLLM-compatible result JSON");
+  o.addFlag("--save-detailed", f.saveDetailed,
+            "Include the per-request lists (ttfts, itls, texts, errors) in the result JSON");
+  o.addFlag("--append-result", f.appendResult, "Append the result JSON to the file as a new line");
+  o.add("--result-dir", f.resultDir, "Folder for the result JSON (default: the current folder)");
+  o.add("--result-filename", f.resultFilename, "File name of the result JSON (default: vLLM's pattern)");
+  o.add("--metadata", f.metadata, "KEY=VALUE pairs written into the result");
+  o.add("--label", f.label, "A label for the run, shown in lists, reports and the result file's name");
+  o.add("--store", f.store, "Results store file (default: ~/.local/share/ayar/ayar.db)");
+  o.addFlag("--no-store", f.noStore, "Do not write the run into the results store");
+  o.addFlag("--disable-tqdm", f.disableTqdm, "No progress display");
+  o.addFlag(
+      "--realtime-client", f.realtimeClient,
+      "Run the client thread at real-time priority (root or CAP_SYS_NICE): keeps dispatch lag low when a "
+      "local engine shares the cores");
+}
+
+// vLLM flags that change nothing here, accepted so that its command lines run.
+void addAcceptedOptions(BenchOptions& o) {
+  BenchFlags& f = o.flags();
+  o.group("vLLM flags accepted with no effect here");
+  o.addFlag("--trust-remote-code", f.accepted, "Ayar runs no model code from a hub: nothing to trust");
+  o.addFlag("--no-stream", f.accepted, "Ayar reads dataset files whole");
+  o.addFlag("--no-oversample", f.accepted, "Ayar never repeats dataset entries to reach --num-prompts");
+  o.addFlag("--skip-chat-template", f.accepted, "Ayar's datasets apply no chat template on the client");
+}
+
+// vLLM flags for features Ayar lacks.
+void addRefusedOptions(BenchOptions& o) {
+  o.refuse("--use-beam-search", false, "leave it out; Ayar sends sampled requests only");
+  o.refuse("--lora-modules", true, "give the LoRA adapter's served name as --model");
+  o.refuse("--lora-assignment", true, "give the LoRA adapter's served name as --model");
+  o.refuse("--probe-request-rate", true,
+           "run a second ayar-cli bench at a low --request-rate beside this one");
+  o.refuse("--self-timed", false,
+           "Ayar has no timed_trace dataset; use --request-rate or --ramp-up-strategy");
+  o.refuse("--no-self-timed", false,
+           "Ayar has no timed_trace dataset; use --request-rate or --ramp-up-strategy");
+  o.refuse("--insecure", false, "use http:// or a certificate the system trusts");
+  o.refuse("--skip-tokenizer-init", false, "Ayar always counts tokens; leave it out");
+  o.refuse("--chat-template-kwargs", true,
+           "for the server, send it in the body: --extra-body '{\"chat_template_kwargs\": {...}}'");
+  o.refuse("--disable-shuffle", false, "Ayar orders ShareGPT as vLLM's shuffle with --seed does");
+  for (const char* name : {"--plot-timeline", "--plot-dataset-stats"}) {
+    o.refuse(name, false, "ayar-cli runs export ID --format csv gives the per-request times to plot");
+  }
+  o.refuse("--timeline-itl-thresholds", true,
+           "ayar-cli runs export ID --format csv gives the per-request times to plot");
+  for (const char* name :
+       {"--custom-output-len", "--spec-bench-output-len", "--spec-bench-category", "--sonnet-input-len",
+        "--sonnet-output-len", "--sonnet-prefix-len", "--hf-subset", "--hf-split", "--hf-name",
+        "--hf-output-len", "--random-batch-size", "--blazedit-min-distance", "--blazedit-max-distance"}) {
+    o.refuse(name, true,
+             "its dataset is not one of Ayar's (sharegpt, random, prefix_repetition, synthetic-sharegpt)");
+  }
 }
 
 }  // namespace
@@ -450,225 +777,16 @@ void addBenchCommand(CLI::App& app, int& exitCode) {
   auto* cmd = app.add_subcommand("bench", "Run a serving benchmark (vllm bench serve's flags; see --help)");
   auto flags = std::make_shared<BenchFlags>();
   auto overrides = std::make_shared<Overrides>();
-  ProfileSpec& v = flags->values;
-  BenchFlags& f = *flags;
-  std::string group;
-  auto add = [&](const char* name, auto& target, const char* help) {
-    return cmd->add_option(name, target, help)->group(group);
-  };
-  auto addFlag = [&](const char* name, bool& target, const char* help) {
-    return cmd->add_flag(name, target, help)->group(group);
-  };
-  // A flag that a profile may also set: applied on top of the profile only when given.
-  auto profileFlag = [&](const char* name, auto& target, const char* help,
-                         std::function<void(ProfileSpec&)> apply) {
-    CLI::Option* option = add(name, target, help);
-    overrides->emplace_back(option, std::move(apply));
-    return option;
-  };
-
-  group = "Target";
-  add("--base-url", f.baseUrl, "Server or API base URL (e.g. http://gpu-box:8000)");
-  add("--host", f.host, "Server host (default 127.0.0.1)");
-  add("--port", f.port, "Server port (default 8000)")->check(CLI::Range(1, 65535));
-  add("--endpoint", f.endpoint,
-      "API path (default: /v1/completions for openai, /v1/chat/completions for openai-chat)");
-  add("--backend", f.backend, "openai (/v1/completions) or openai-chat (/v1/chat/completions); vllm = openai")
-      ->transform([](std::string s) { return s == "vllm" ? std::string("openai") : s; })
-      ->check(CLI::IsMember({"openai", "openai-chat"}));
-  add("--model", f.model,
-      "Model: the served id for a running server (default: the first it lists); a preset (qwen3-tiny, "
-      "qwen3-8b, ...) or a folder for an engine Ayar starts");
-  add("--served-model-name", f.servedModelName, "Model name used in the API requests (default: --model)");
-  add("--tokenizer", f.tokenizer,
-      "tokenizer.json or a folder holding one (default: the model folder's, else the Qwen3 tokenizer, "
-      "checked "
-      "against the server's /tokenize); passed on to an engine Ayar starts");
-  add("--tokenizer-mode", f.tokenizerMode, "auto or hf (Ayar reads Hugging Face tokenizer.json files)");
-  add("--api-key", f.apiKey, "Bearer key for the server (default: $OPENAI_API_KEY); never printed or stored");
-  add("--header", f.headers, "KEY=VALUE headers sent with every request (not stored)");
-  add("--request-timeout", f.requestTimeout,
-      "Seconds one request may take before it counts as failed (default 21600)")
-      ->check(CLI::PositiveNumber);
-  add("--ready-check-timeout-sec", f.readyCheckTimeoutSec,
-      "Retry the test request every 5 s for this long; 0 skips it (default: one try)")
-      ->check(CLI::NonNegativeNumber);
-  add("--request-id-prefix", f.requestIdPrefix,
-      "Each request carries x-request-id: <prefix><index> (default: bench-<8 random hex digits>-)");
-
-  group = "Engine";
-  add("--engine", f.engine,
-      "Start an engine: bundled (ayar-engine), or vllm, sglang, tensorrt-llm; remote (the default) uses a "
-      "running server at --base-url, else --host:--port");
-  add("--device", f.device, "Device of a started engine: auto, cuda, cpu, sim (default auto)");
-  add("--engine-arg", f.engineArgs,
-      "A flag for the started engine, written --engine-arg=--max-num-seqs=8 (repeatable)");
-  add("--engine-executable", f.engineExecutable,
-      "The engine program to run instead of the template's (a venv's vllm, say)");
-  add("--engine-log", f.engineLog, "File for the started engine's log (default: a file in the temp folder)");
-  addFlag("--profile", f.serverProfiler,
-          "vLLM's switch: POST /start_profile before the run and /stop_profile after it (load profiles: "
-          "--load-profile)");
-
-  group = "Profile and dataset";
-  add("--load-profile", f.loadProfile,
-      "A load profile from resources/profiles (sharegpt-8rps, random-2k-100, ...) or a profile JSON file; "
-      "other flags override it");
-  profileFlag("--dataset-name", v.datasetName,
-              "sharegpt, random, prefix_repetition or synthetic-sharegpt (default random)",
-              [flags](ProfileSpec& p) { p.datasetName = flags->values.datasetName; })
-      ->transform(
-          [](std::string s) { return s == "prefix_repetition" ? std::string("prefix-repetition") : s; })
-      ->check(CLI::IsMember({"sharegpt", "random", "prefix-repetition", "synthetic-sharegpt"}));
-  profileFlag("--dataset-path", v.datasetPath,
-              "ShareGPT JSON file (without one, ShareGPT uses the synthetic ShareGPT-like set)",
-              [flags](ProfileSpec& p) { p.datasetPath = flags->values.datasetPath; });
-  profileFlag("--num-prompts", v.numPrompts, "Number of requests (default 1000)",
-              [flags](ProfileSpec& p) { p.numPrompts = flags->values.numPrompts; });
-  add("--input-len", f.inputLen, "Input tokens: sets --random-input-len");
-  add("--output-len", f.outputLen,
-      "Output tokens: sets --random-, --sharegpt- and --prefix-repetition-output-len");
-  profileFlag("--sharegpt-output-len", f.sharegptOutputLen,
-              "Output tokens of every ShareGPT request (default: the dataset's)",
-              [flags](ProfileSpec& p) { p.sharegptOutputLen = flags->sharegptOutputLen; });
-  profileFlag("--random-input-len", v.randomInputLen, "Prompt tokens of the random dataset (default 1024)",
-              [flags](ProfileSpec& p) { p.randomInputLen = flags->values.randomInputLen; });
-  profileFlag("--random-output-len", v.randomOutputLen, "Output tokens of the random dataset (default 128)",
-              [flags](ProfileSpec& p) { p.randomOutputLen = flags->values.randomOutputLen; });
-  profileFlag("--random-range-ratio", v.randomRangeRatio, "Lengths uniform in [L(1-r), L(1+r)] (default 0)",
-              [flags](ProfileSpec& p) { p.randomRangeRatio = flags->values.randomRangeRatio; });
-  profileFlag("--random-prefix-len", v.randomPrefixLen,
-              "Tokens of a prefix every random prompt shares (default 0)",
-              [flags](ProfileSpec& p) { p.randomPrefixLen = flags->values.randomPrefixLen; });
-  profileFlag("--prefix-repetition-prefix-len", v.prefixRepetitionPrefixLen,
-              "Shared-prefix dataset: prefix tokens (default 256)", [flags](ProfileSpec& p) {
-                p.prefixRepetitionPrefixLen = flags->values.prefixRepetitionPrefixLen;
-              });
-  profileFlag("--prefix-repetition-suffix-len", v.prefixRepetitionSuffixLen,
-              "Shared-prefix dataset: tokens after the prefix (default 256)", [flags](ProfileSpec& p) {
-                p.prefixRepetitionSuffixLen = flags->values.prefixRepetitionSuffixLen;
-              });
-  profileFlag("--prefix-repetition-num-prefixes", v.prefixRepetitionNumPrefixes,
-              "Shared-prefix dataset: how many prefixes (default 10)", [flags](ProfileSpec& p) {
-                p.prefixRepetitionNumPrefixes = flags->values.prefixRepetitionNumPrefixes;
-              });
-  profileFlag("--prefix-repetition-output-len", v.prefixRepetitionOutputLen,
-              "Shared-prefix dataset: output tokens (default 128)", [flags](ProfileSpec& p) {
-                p.prefixRepetitionOutputLen = flags->values.prefixRepetitionOutputLen;
-              });
-  overrides->emplace_back(addFlag("--ignore-eos", f.ignoreEos,
-                                  "Ask the server for exactly the asked output length (vLLM's ignore_eos; "
-                                  "forced for the random dataset)"),
-                          [](ProfileSpec& p) { p.ignoreEos = true; });
-  profileFlag("--seed", v.seed,
-              "Seed of the dataset and the arrival schedule, as vLLM draws them (default 0)",
-              [flags](ProfileSpec& p) { p.seed = flags->values.seed; });
-
-  group = "Sampling (sent in every request)";
-  profileFlag("--temperature", f.temperature,
-              "Sampling temperature (default 0: greedy, as vLLM's client sends)",
-              [flags](ProfileSpec& p) { p.temperature = flags->temperature; });
-  profileFlag("--top-p", f.topP, "Top-p sampling", [flags](ProfileSpec& p) { p.topP = flags->topP; });
-  profileFlag("--top-k", f.topK, "Top-k sampling", [flags](ProfileSpec& p) { p.topK = flags->topK; });
-  profileFlag("--min-p", f.minP, "Min-p sampling", [flags](ProfileSpec& p) { p.minP = flags->minP; });
-  profileFlag("--frequency-penalty", f.frequencyPenalty, "Frequency penalty",
-              [flags](ProfileSpec& p) { p.frequencyPenalty = flags->frequencyPenalty; });
-  profileFlag("--presence-penalty", f.presencePenalty, "Presence penalty",
-              [flags](ProfileSpec& p) { p.presencePenalty = flags->presencePenalty; });
-  profileFlag("--repetition-penalty", f.repetitionPenalty, "Repetition penalty",
-              [flags](ProfileSpec& p) { p.repetitionPenalty = flags->repetitionPenalty; });
-  add("--logprobs", f.logprobs, "Log-probabilities per token to ask for (completions)");
-  add("--extra-body,--extra-request-body", f.extraBody,
-      "A JSON object merged into every request body, e.g. '{\"top_k\": 20}'");
-
-  group = "Arrivals";
-  add("--request-rate", f.requestRate, "Requests per second, or inf to send all at once (default inf)");
-  add("--burstiness", f.burstiness, "Gamma shape of the gaps: 1 = Poisson, inf = constant rate (default 1)");
-  profileFlag(
-      "--ramp-up-strategy", v.rampUpStrategy,
-      "Raise the rate during the run: linear or exponential, from --ramp-up-start-rps to --ramp-up-end-rps",
-      [flags](ProfileSpec& p) { p.rampUpStrategy = flags->values.rampUpStrategy; })
-      ->check(CLI::IsMember({"linear", "exponential"}));
-  profileFlag("--ramp-up-start-rps", v.rampUpStartRps, "The ramp-up's first rate (req/s)",
-              [flags](ProfileSpec& p) { p.rampUpStartRps = flags->values.rampUpStartRps; });
-  profileFlag("--ramp-up-end-rps", v.rampUpEndRps, "The ramp-up's last rate (req/s)",
-              [flags](ProfileSpec& p) { p.rampUpEndRps = flags->values.rampUpEndRps; });
-  profileFlag("--max-concurrency", f.maxConcurrency,
-              "Most requests in flight at once (slot waits are recorded apart)",
-              [flags](ProfileSpec& p) { p.maxConcurrency = flags->maxConcurrency; });
-  add("--num-warmups", f.numWarmups, "Copies of the test request sent before the measured run (default 0)")
-      ->check(CLI::NonNegativeNumber);
-  add("--load-mode", f.loadMode,
-      "rate (default), concurrent (a closed loop of --concurrency streams), throughput (all at once), sweep")
-      ->check(CLI::IsMember({"rate", "concurrent", "throughput", "sweep"}));
-  profileFlag("--concurrency", v.concurrency, "Streams for --load-mode concurrent (default 1)",
-              [flags](ProfileSpec& p) { p.concurrency = flags->values.concurrency; });
-  profileFlag("--sweep-points", v.sweepPoints,
-              "Rates between synchronous and throughput for --load-mode sweep (default 5)",
-              [flags](ProfileSpec& p) { p.sweepPoints = flags->values.sweepPoints; });
-
-  group = "Metrics and results";
-  add("--percentile-metrics", f.percentileMetrics,
-      "Comma-separated: ttft,tpot,itl,e2el (default ttft,tpot,itl)");
-  add("--metric-percentiles", f.metricPercentiles, "Comma-separated percentiles (default 99)");
-  add("--goodput", f.goodput, "SLOs as KEY:VALUE in ms, e.g. --goodput ttft:300 tpot:50");
-  add("--result-style", f.resultStyle,
-      "vllm (vllm bench serve's block, the default) or gpustack (the studies' block: end-to-end latency "
-      "first, "
-      "in seconds)")
-      ->check(CLI::IsMember({"vllm", "gpustack"}));
-  addFlag("--save-result", f.saveResult, "Write the vLLM-compatible result JSON");
-  addFlag("--save-detailed", f.saveDetailed,
-          "Include the per-request lists (ttfts, itls, texts, errors) in the result JSON");
-  addFlag("--append-result", f.appendResult, "Append the result JSON to the file as a new line");
-  add("--result-dir", f.resultDir, "Folder for the result JSON (default: the current folder)");
-  add("--result-filename", f.resultFilename, "File name of the result JSON (default: vLLM's pattern)");
-  add("--metadata", f.metadata, "KEY=VALUE pairs written into the result");
-  add("--label", f.label, "A label for the run, shown in lists, reports and the result file's name");
-  add("--store", f.store, "Results store file (default: ~/.local/share/ayar/ayar.db)");
-  addFlag("--no-store", f.noStore, "Do not write the run into the results store");
-  addFlag("--disable-tqdm", f.disableTqdm, "No progress display");
-  addFlag("--realtime-client", f.realtimeClient,
-          "Run the client thread at real-time priority (root or CAP_SYS_NICE): keeps dispatch lag low when a "
-          "local engine shares the cores");
-
-  group = "vLLM flags accepted with no effect here";
-  addFlag("--trust-remote-code", f.accepted, "Ayar runs no model code from a hub: nothing to trust");
-  addFlag("--no-stream", f.accepted, "Ayar reads dataset files whole");
-  addFlag("--no-oversample", f.accepted, "Ayar never repeats dataset entries to reach --num-prompts");
-  addFlag("--skip-chat-template", f.accepted, "Ayar's datasets apply no chat template on the client");
-
-  // vLLM flags for features Ayar lacks: refused with what to do instead, never silently ignored.
-  const auto refuse = [&](const char* name, bool takesValue, const std::string& advice) {
-    CLI::Option* option = takesValue ? cmd->add_option(name) : cmd->add_flag(name);
-    option->group("");  // kept out of --help
-    f.refused.emplace_back(option, std::string(name) + " is not supported by ayar-cli bench: " + advice);
-  };
-  refuse("--use-beam-search", false, "leave it out; Ayar sends sampled requests only");
-  refuse("--lora-modules", true, "give the LoRA adapter's served name as --model");
-  refuse("--lora-assignment", true, "give the LoRA adapter's served name as --model");
-  refuse("--probe-request-rate", true, "run a second ayar-cli bench at a low --request-rate beside this one");
-  refuse("--self-timed", false, "Ayar has no timed_trace dataset; use --request-rate or --ramp-up-strategy");
-  refuse("--no-self-timed", false,
-         "Ayar has no timed_trace dataset; use --request-rate or --ramp-up-strategy");
-  refuse("--insecure", false, "use http:// or a certificate the system trusts");
-  refuse("--skip-tokenizer-init", false, "Ayar always counts tokens; leave it out");
-  refuse("--chat-template-kwargs", true,
-         "for the server, send it in the body: --extra-body '{\"chat_template_kwargs\": {...}}'");
-  refuse("--disable-shuffle", false, "Ayar orders ShareGPT as vLLM's shuffle with --seed does");
-  for (const char* name : {"--plot-timeline", "--plot-dataset-stats"}) {
-    refuse(name, false, "ayar-cli runs export ID --format csv gives the per-request times to plot");
-  }
-  refuse("--timeline-itl-thresholds", true,
-         "ayar-cli runs export ID --format csv gives the per-request times to plot");
-  for (const char* name :
-       {"--custom-output-len", "--spec-bench-output-len", "--spec-bench-category", "--sonnet-input-len",
-        "--sonnet-output-len", "--sonnet-prefix-len", "--hf-subset", "--hf-split", "--hf-name",
-        "--hf-output-len", "--random-batch-size", "--blazedit-min-distance", "--blazedit-max-distance"}) {
-    refuse(name, true,
-           "its dataset is not one of Ayar's (sharegpt, random, prefix_repetition, synthetic-sharegpt)");
-  }
-  cmd->add_option("words", f.leftovers)->group("");
+  BenchOptions options(cmd, flags, overrides);
+  addTargetOptions(options);
+  addEngineOptions(options);
+  addDatasetOptions(options);
+  addSamplingOptions(options);
+  addArrivalOptions(options);
+  addResultOptions(options);
+  addAcceptedOptions(options);
+  addRefusedOptions(options);
+  cmd->add_option("words", flags->leftovers)->group("");
 
   cmd->callback([cmd, flags, overrides, &exitCode] { exitCode = runBench(*flags, *overrides, *cmd); });
 }
