@@ -46,127 +46,17 @@ std::vector<std::string> toStd(const QStringList& list) {
 
 SetupPanel::SetupPanel(const EngineCatalogue& catalogue, QWidget* parent)
     : QWidget(parent), m_catalogue(catalogue) {
+  // The labels are made in the order retranslate() names them.
   auto* content = new QWidget;
   auto* column = new QVBoxLayout(content);
-  auto label = [this](QWidget* owner) {
-    auto* l = new QLabel(owner);
-    m_labels.push_back(l);
-    return l;
-  };
-
-  auto* engineBox = new QGroupBox(content);
-  m_titled.push_back(engineBox);
-  auto* engineForm = new QFormLayout(engineBox);
-  m_kind = new QComboBox(engineBox);
-  m_kind->setObjectName(QStringLiteral("engineKind"));
-  for (int i = 0; i < 3; ++i)
-    m_kind->addItem(QString());
-  engineForm->addRow(label(engineBox), m_kind);
-  m_stack = new QStackedWidget(engineBox);
-  engineForm->addRow(m_stack);
-
-  auto* bundled = new QWidget(m_stack);
-  auto* bundledForm = new QFormLayout(bundled);
-  bundledForm->setContentsMargins(0, 0, 0, 0);
-  // The bundled engine's devices and model presets, as its catalogue entry lists them.
-  const EngineTemplate* ayar = catalogue.find("ayar");
-  m_device = new QComboBox(bundled);
-  m_device->setObjectName(QStringLiteral("device"));
-  if (ayar) {
-    for (const auto& device : ayar->devices)
-      m_device->addItem(fromStd(device));
-  }
-  bundledForm->addRow(label(bundled), m_device);
-  m_model = new QComboBox(bundled);
-  m_model->setObjectName(QStringLiteral("model"));
-  m_model->setEditable(true);
-  if (ayar) {
-    for (const auto& preset : ayar->modelPresets)
-      m_model->addItem(fromStd(preset));
-  }
-  m_modelFolder = new QPushButton(bundled);
-  auto* modelRow = new QHBoxLayout;
-  modelRow->addWidget(m_model, 1);
-  modelRow->addWidget(m_modelFolder);
-  bundledForm->addRow(label(bundled), modelRow);
-  m_stack->addWidget(bundled);
-
-  auto* external = new QWidget(m_stack);
-  auto* externalForm = new QFormLayout(external);
-  externalForm->setContentsMargins(0, 0, 0, 0);
-  m_externalEngine = new QComboBox(external);
-  for (const EngineTemplate& t : catalogue.templates()) {
-    if (t.name != "ayar") m_externalEngine->addItem(fromStd(t.displayName), fromStd(t.name));
-  }
-  externalForm->addRow(label(external), m_externalEngine);
-  m_externalModel = new QLineEdit(external);
-  externalForm->addRow(label(external), m_externalModel);
-  m_executable = new QLineEdit(external);
-  externalForm->addRow(label(external), m_executable);
-  m_stack->addWidget(external);
-
-  auto* remote = new QWidget(m_stack);
-  auto* remoteForm = new QFormLayout(remote);
-  remoteForm->setContentsMargins(0, 0, 0, 0);
-  m_baseUrl = new QLineEdit(remote);
-  m_baseUrl->setPlaceholderText(QStringLiteral("http://127.0.0.1:8000"));
-  remoteForm->addRow(label(remote), m_baseUrl);
-  m_remoteModel = new QLineEdit(remote);
-  remoteForm->addRow(label(remote), m_remoteModel);
-  m_apiKeyEnv = new QLineEdit(remote);
-  m_apiKeyEnv->setPlaceholderText(QStringLiteral("OPENAI_API_KEY"));
-  remoteForm->addRow(label(remote), m_apiKeyEnv);
-  m_apiKey = new QLineEdit(remote);
-  m_apiKey->setEchoMode(QLineEdit::Password);
-  remoteForm->addRow(label(remote), m_apiKey);
-  m_rememberKey = new QCheckBox(remote);
-  remoteForm->addRow(m_rememberKey);
-  m_stack->addWidget(remote);
-  column->addWidget(engineBox);
-
-  auto* flagsBox = new QGroupBox(content);
-  m_flagsBox = flagsBox;
-  m_titled.push_back(flagsBox);
-  auto* flagsColumn = new QVBoxLayout(flagsBox);
-  m_flags = new EngineFlagForm(flagsBox);
-  flagsColumn->addWidget(m_flags);
-  auto* flagsForm = new QFormLayout;
-  m_extraArgs = new QLineEdit(flagsBox);
-  m_extraArgs->setObjectName(QStringLiteral("extraArguments"));
-  flagsForm->addRow(label(flagsBox), m_extraArgs);
-  m_commandLine = new QLineEdit(flagsBox);
-  m_commandLine->setObjectName(QStringLiteral("commandLine"));
-  flagsForm->addRow(label(flagsBox), m_commandLine);
-  flagsColumn->addLayout(flagsForm);
-  m_commandError = new QLabel(flagsBox);
-  m_commandError->setWordWrap(true);
-  m_commandError->setStyleSheet(QStringLiteral("color: #d73c32"));
-  flagsColumn->addWidget(m_commandError);
-  column->addWidget(flagsBox);
-
-  auto* profileBox = new QGroupBox(content);
-  m_titled.push_back(profileBox);
-  auto* profileColumn = new QVBoxLayout(profileBox);
-  m_profile = new ProfileEditor(profileBox);
-  try {
-    m_profile->setPresets(listProfiles());
-  } catch (const Error&) {
-    // No shipped profiles found: the editor still edits one by hand.
-  }
-  profileColumn->addWidget(m_profile);
-  column->addWidget(profileBox);
-
-  auto* requestsBox = new QGroupBox(content);
-  m_titled.push_back(requestsBox);
-  auto* requestsColumn = new QVBoxLayout(requestsBox);
-  m_requests = new RequestOptionsEditor(requestsBox);
-  requestsColumn->addWidget(m_requests);
-  column->addWidget(requestsBox);
-
+  column->addWidget(buildEngineBox(content));
+  column->addWidget(buildFlagsBox(content));
+  column->addWidget(buildProfileBox(content));
+  column->addWidget(buildRequestsBox(content));
   auto* labelForm = new QFormLayout;
   m_label = new QLineEdit(content);
   m_label->setObjectName(QStringLiteral("runLabel"));
-  labelForm->addRow(label(content), m_label);
+  labelForm->addRow(newLabel(content), m_label);
   column->addLayout(labelForm);
   column->addStretch(1);
 
@@ -193,6 +83,146 @@ SetupPanel::SetupPanel(const EngineCatalogue& catalogue, QWidget* parent)
   layout->addLayout(buttons);
   setMinimumWidth(400);
 
+  connectInputs();
+  retranslate();
+  onKindChanged();
+  guardWheel(content);
+}
+
+QLabel* SetupPanel::newLabel(QWidget* owner) {
+  auto* l = new QLabel(owner);
+  m_labels.push_back(l);
+  return l;
+}
+
+// What runs: the engine kind, and a page for each (bundled, external, remote).
+QWidget* SetupPanel::buildEngineBox(QWidget* content) {
+  auto* engineBox = new QGroupBox(content);
+  m_titled.push_back(engineBox);
+  auto* engineForm = new QFormLayout(engineBox);
+  m_kind = new QComboBox(engineBox);
+  m_kind->setObjectName(QStringLiteral("engineKind"));
+  for (int i = 0; i < 3; ++i)
+    m_kind->addItem(QString());
+  engineForm->addRow(newLabel(engineBox), m_kind);
+  m_stack = new QStackedWidget(engineBox);
+  engineForm->addRow(m_stack);
+  m_stack->addWidget(buildBundledPage());
+  m_stack->addWidget(buildExternalPage());
+  m_stack->addWidget(buildRemotePage());
+  return engineBox;
+}
+
+QWidget* SetupPanel::buildBundledPage() {
+  auto* bundled = new QWidget(m_stack);
+  auto* bundledForm = new QFormLayout(bundled);
+  bundledForm->setContentsMargins(0, 0, 0, 0);
+  // The bundled engine's devices and model presets, as its catalogue entry lists them.
+  const EngineTemplate* ayar = m_catalogue.find("ayar");
+  m_device = new QComboBox(bundled);
+  m_device->setObjectName(QStringLiteral("device"));
+  if (ayar) {
+    for (const auto& device : ayar->devices)
+      m_device->addItem(fromStd(device));
+  }
+  bundledForm->addRow(newLabel(bundled), m_device);
+  m_model = new QComboBox(bundled);
+  m_model->setObjectName(QStringLiteral("model"));
+  m_model->setEditable(true);
+  if (ayar) {
+    for (const auto& preset : ayar->modelPresets)
+      m_model->addItem(fromStd(preset));
+  }
+  m_modelFolder = new QPushButton(bundled);
+  auto* modelRow = new QHBoxLayout;
+  modelRow->addWidget(m_model, 1);
+  modelRow->addWidget(m_modelFolder);
+  bundledForm->addRow(newLabel(bundled), modelRow);
+  return bundled;
+}
+
+QWidget* SetupPanel::buildExternalPage() {
+  auto* external = new QWidget(m_stack);
+  auto* externalForm = new QFormLayout(external);
+  externalForm->setContentsMargins(0, 0, 0, 0);
+  m_externalEngine = new QComboBox(external);
+  for (const EngineTemplate& t : m_catalogue.templates()) {
+    if (t.name != "ayar") m_externalEngine->addItem(fromStd(t.displayName), fromStd(t.name));
+  }
+  externalForm->addRow(newLabel(external), m_externalEngine);
+  m_externalModel = new QLineEdit(external);
+  externalForm->addRow(newLabel(external), m_externalModel);
+  m_executable = new QLineEdit(external);
+  externalForm->addRow(newLabel(external), m_executable);
+  return external;
+}
+
+QWidget* SetupPanel::buildRemotePage() {
+  auto* remote = new QWidget(m_stack);
+  auto* remoteForm = new QFormLayout(remote);
+  remoteForm->setContentsMargins(0, 0, 0, 0);
+  m_baseUrl = new QLineEdit(remote);
+  m_baseUrl->setPlaceholderText(QStringLiteral("http://127.0.0.1:8000"));
+  remoteForm->addRow(newLabel(remote), m_baseUrl);
+  m_remoteModel = new QLineEdit(remote);
+  remoteForm->addRow(newLabel(remote), m_remoteModel);
+  m_apiKeyEnv = new QLineEdit(remote);
+  m_apiKeyEnv->setPlaceholderText(QStringLiteral("OPENAI_API_KEY"));
+  remoteForm->addRow(newLabel(remote), m_apiKeyEnv);
+  m_apiKey = new QLineEdit(remote);
+  m_apiKey->setEchoMode(QLineEdit::Password);
+  remoteForm->addRow(newLabel(remote), m_apiKey);
+  m_rememberKey = new QCheckBox(remote);
+  remoteForm->addRow(m_rememberKey);
+  return remote;
+}
+
+QWidget* SetupPanel::buildFlagsBox(QWidget* content) {
+  auto* flagsBox = new QGroupBox(content);
+  m_flagsBox = flagsBox;
+  m_titled.push_back(flagsBox);
+  auto* flagsColumn = new QVBoxLayout(flagsBox);
+  m_flags = new EngineFlagForm(flagsBox);
+  flagsColumn->addWidget(m_flags);
+  auto* flagsForm = new QFormLayout;
+  m_extraArgs = new QLineEdit(flagsBox);
+  m_extraArgs->setObjectName(QStringLiteral("extraArguments"));
+  flagsForm->addRow(newLabel(flagsBox), m_extraArgs);
+  m_commandLine = new QLineEdit(flagsBox);
+  m_commandLine->setObjectName(QStringLiteral("commandLine"));
+  flagsForm->addRow(newLabel(flagsBox), m_commandLine);
+  flagsColumn->addLayout(flagsForm);
+  m_commandError = new QLabel(flagsBox);
+  m_commandError->setWordWrap(true);
+  m_commandError->setStyleSheet(QStringLiteral("color: #d73c32"));
+  flagsColumn->addWidget(m_commandError);
+  return flagsBox;
+}
+
+QWidget* SetupPanel::buildProfileBox(QWidget* content) {
+  auto* profileBox = new QGroupBox(content);
+  m_titled.push_back(profileBox);
+  auto* profileColumn = new QVBoxLayout(profileBox);
+  m_profile = new ProfileEditor(profileBox);
+  try {
+    m_profile->setPresets(listProfiles());
+  } catch (const Error&) {
+    // No shipped profiles found: the editor still edits one by hand.
+  }
+  profileColumn->addWidget(m_profile);
+  return profileBox;
+}
+
+QWidget* SetupPanel::buildRequestsBox(QWidget* content) {
+  auto* requestsBox = new QGroupBox(content);
+  m_titled.push_back(requestsBox);
+  auto* requestsColumn = new QVBoxLayout(requestsBox);
+  m_requests = new RequestOptionsEditor(requestsBox);
+  requestsColumn->addWidget(m_requests);
+  return requestsBox;
+}
+
+void SetupPanel::connectInputs() {
   for (QComboBox* c : {m_kind, m_device, m_model, m_externalEngine}) {
     c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     c->setMinimumContentsLength(8);
@@ -218,10 +248,6 @@ SetupPanel::SetupPanel(const EngineCatalogue& catalogue, QWidget* parent)
     connect(e, &QLineEdit::textChanged, this, [this] {
       if (m_checked) showProblems(problems(), false);
     });
-
-  retranslate();
-  onKindChanged();
-  guardWheel(content);
 }
 
 void SetupPanel::retranslate() {

@@ -61,6 +61,16 @@ class SetupPanel : public QWidget {
   void changeEvent(QEvent* event) override;
 
  private:
+  // The panel's parts, made once by the constructor in this order.
+  QLabel* newLabel(QWidget* owner);
+  QWidget* buildEngineBox(QWidget* content);
+  QWidget* buildBundledPage();
+  QWidget* buildExternalPage();
+  QWidget* buildRemotePage();
+  QWidget* buildFlagsBox(QWidget* content);
+  QWidget* buildProfileBox(QWidget* content);
+  QWidget* buildRequestsBox(QWidget* content);
+  void connectInputs();
   void retranslate();
   void onKindChanged();
   void updateCommandLine();

@@ -49,6 +49,14 @@ const char* const kSuffixes[] = {".pdf", ".html", ".md", ".csv", ".json"};
 StudiesPage::StudiesPage(StudyController* controller, QWidget* parent)
     : QWidget(parent), m_controller(controller) {
   m_catalogue = EngineCatalogue::loadDefault();
+  makeWidgets();
+  layOut();
+  connectActions();
+  connectController();
+  retranslate();
+}
+
+void StudiesPage::makeWidgets() {
   m_list = new StudyListModel(this);
   m_table = new QTableView(this);
   m_table->setObjectName(QStringLiteral("studyList"));
@@ -110,7 +118,9 @@ StudiesPage::StudiesPage(StudyController* controller, QWidget* parent)
   paper.setColor(QPalette::Base, Qt::white);
   paper.setColor(QPalette::Text, QColor(28, 28, 28));
   m_report->setPalette(paper);
+}
 
+void StudiesPage::layOut() {
   // Four studies show at once (more scroll); the grid takes the height of its rows; the report the rest.
   m_table->setFixedHeight(m_table->horizontalHeader()->sizeHint().height() +
                           4 * m_table->verticalHeader()->defaultSectionSize() + 2 * m_table->frameWidth());
@@ -151,7 +161,9 @@ StudiesPage::StudiesPage(StudyController* controller, QWidget* parent)
   layout->addSpacing(6);
   layout->addLayout(reportHead);
   layout->addWidget(m_report, 1);
+}
 
+void StudiesPage::connectActions() {
   connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
           [this](const QModelIndex& current) {
             if (const StudyListEntry* entry = m_list->studyAt(current.row())) {
@@ -179,23 +191,11 @@ StudiesPage::StudiesPage(StudyController* controller, QWidget* parent)
     m_reportLanguageChosen = true;
     showReport();
   });
-  connect(m_export, &QPushButton::clicked, this, [this] {
-    if (m_shown < 0) return;
-    QString filter;
-    const QStringList filters{tr("PDF (*.pdf)"), tr("HTML (*.html)"), tr("Markdown (*.md)"),
-                              tr("CSV (*.csv)"), tr("JSON (*.json)")};
-    const QString name = QStringLiteral("%1-%2.pdf")
-                             .arg(m_spec ? QString::fromStdString(m_spec->name) : QStringLiteral("study"),
-                                  QString::number(m_shown));
-    QString path = QFileDialog::getSaveFileName(this, tr("Export the study report"), name,
-                                                filters.join(QStringLiteral(";;")), &filter);
-    if (path.isEmpty()) return;
-    const int chosen = static_cast<int>(filters.indexOf(filter));
-    if (QFileInfo(path).suffix().isEmpty() && chosen >= 0) path += QLatin1String(kSuffixes[chosen]);
-    const QString error = exportReport(path);
-    if (!error.isEmpty()) emit failed(error);
-  });
+  connect(m_export, &QPushButton::clicked, this, &StudiesPage::exportChosen);
+}
 
+// The study's progress and end, from the controller, for the study this page started.
+void StudiesPage::connectController() {
   connect(m_controller, &StudyController::cellsChanged, this,
           [this](quint64 token, const std::vector<StudyCell>& cells) {
             if (token == m_controller->currentToken()) onCellsChanged(cells);
@@ -208,7 +208,24 @@ StudiesPage::StudiesPage(StudyController* controller, QWidget* parent)
           [this](quint64 token, qint64 study, bool cancelled, const QString& error) {
             if (token == m_controller->currentToken()) onFinished(study, cancelled, error);
           });
-  retranslate();
+}
+
+// Export: the file and format the user picks (a name typed without a suffix gets the chosen filter's).
+void StudiesPage::exportChosen() {
+  if (m_shown < 0) return;
+  QString filter;
+  const QStringList filters{tr("PDF (*.pdf)"), tr("HTML (*.html)"), tr("Markdown (*.md)"), tr("CSV (*.csv)"),
+                            tr("JSON (*.json)")};
+  const QString name = QStringLiteral("%1-%2.pdf")
+                           .arg(m_spec ? QString::fromStdString(m_spec->name) : QStringLiteral("study"),
+                                QString::number(m_shown));
+  QString path = QFileDialog::getSaveFileName(this, tr("Export the study report"), name,
+                                              filters.join(QStringLiteral(";;")), &filter);
+  if (path.isEmpty()) return;
+  const int chosen = static_cast<int>(filters.indexOf(filter));
+  if (QFileInfo(path).suffix().isEmpty() && chosen >= 0) path += QLatin1String(kSuffixes[chosen]);
+  const QString error = exportReport(path);
+  if (!error.isEmpty()) emit failed(error);
 }
 
 void StudiesPage::setStore(ResultStore* store) {

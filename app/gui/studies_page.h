@@ -83,6 +83,12 @@ class StudiesPage : public QWidget {
   void changeEvent(QEvent* event) override;
 
  private:
+  // The constructor's parts, in order.
+  void makeWidgets();
+  void layOut();
+  void connectActions();
+  void connectController();
+  void exportChosen();
   void retranslate();
   void refillPresets();
   void updateButtons();
