@@ -49,12 +49,6 @@ float silu(float x) {
   return x / (1.0f + std::exp(-x));
 }
 
-// Where a row of the step's activations comes from.
-struct TokenRow {
-  int seq;  // index into the batch
-  std::int32_t position;
-};
-
 }  // namespace
 
 CpuBackend::CpuBackend(const ModelConfig& config, std::shared_ptr<const Weights> weights, std::uint64_t seed,
@@ -123,144 +117,183 @@ void CpuBackend::step(std::span<const SeqStep> batch, StepOutput& out) {
   out.releaseAt.clear();
   m_logits.clear();
   if (batch.empty()) return;
+  prepareRows(batch);
+  embed(batch);
+  for (int layer = 0; layer < m_config.numLayers; ++layer) {
+    attentionBlock(layer, batch);
+    mlpBlock(layer);
+  }
+  sampleLastRows(batch, out);
+}
 
+namespace {
+
+float* rowOf(std::vector<float>& m, std::int64_t t, int width) {
+  return m.data() + t * width;
+}
+
+}  // namespace
+
+// One row per new token of the step, the activations sized for them, and each row's rotary angles
+// (shared by all heads and layers).
+void CpuBackend::prepareRows(std::span<const SeqStep> batch) {
   const ModelConfig& c = m_config;
-  const Weights& w = *m_weights;
-  const int hidden = c.hiddenSize;
-  const int headDim = c.headDim;
-  const int qDim = c.numHeads * headDim;
-  const int kvDim = c.numKvHeads * headDim;
-  const int headsPerKvHead = c.numHeads / c.numKvHeads;
-  const float attentionScale = 1.0f / std::sqrt(static_cast<float>(headDim));
-
-  std::vector<TokenRow> rows;
+  m_rows.clear();
   for (int s = 0; s < static_cast<int>(batch.size()); ++s) {
     for (std::size_t i = 0; i < batch[s].tokens.size(); ++i) {
-      rows.push_back({s, batch[s].position + static_cast<std::int32_t>(i)});
+      m_rows.push_back({s, batch[s].position + static_cast<std::int32_t>(i)});
     }
   }
-  const auto tokens = static_cast<std::int64_t>(rows.size());
-  auto rowOf = [](std::vector<float>& m, std::int64_t t, int width) { return m.data() + t * width; };
-
-  m_residual.resize(tokens * hidden);
-  m_normed.resize(tokens * hidden);
+  const auto tokens = static_cast<std::int64_t>(m_rows.size());
+  const int qDim = c.numHeads * c.headDim;
+  const int kvDim = c.numKvHeads * c.headDim;
+  m_residual.resize(tokens * c.hiddenSize);
+  m_normed.resize(tokens * c.hiddenSize);
   m_query.resize(tokens * qDim);
   m_key.resize(tokens * kvDim);
   m_value.resize(tokens * kvDim);
   m_attention.resize(tokens * qDim);
-  m_projected.resize(tokens * hidden);
+  m_projected.resize(tokens * c.hiddenSize);
   m_gate.resize(tokens * c.intermediateSize);
   m_up.resize(tokens * c.intermediateSize);
 
-  // Rotary angles of each row's position, shared by all heads and layers.
-  const int half = headDim / 2;
-  std::vector<float> cosines(tokens * half), sines(tokens * half);
+  const int half = c.headDim / 2;
+  m_cosines.resize(tokens * half);
+  m_sines.resize(tokens * half);
   for (std::int64_t t = 0; t < tokens; ++t) {
     for (int i = 0; i < half; ++i) {
-      const double inverseFrequency = std::pow(c.ropeTheta, -2.0 * i / headDim);
-      const double angle = rows[t].position * inverseFrequency;
-      cosines[t * half + i] = static_cast<float>(std::cos(angle));
-      sines[t * half + i] = static_cast<float>(std::sin(angle));
+      const double inverseFrequency = std::pow(c.ropeTheta, -2.0 * i / c.headDim);
+      const double angle = m_rows[t].position * inverseFrequency;
+      m_cosines[t * half + i] = static_cast<float>(std::cos(angle));
+      m_sines[t * half + i] = static_cast<float>(std::sin(angle));
     }
   }
+}
 
-  // Embedding.
-  for (std::int64_t t = 0; t < tokens; ++t) {
-    const std::int32_t token = batch[rows[t].seq].tokens[rows[t].position - batch[rows[t].seq].position];
-    std::copy_n(w.embedTokens.data() + static_cast<std::int64_t>(token) * hidden, hidden,
+void CpuBackend::embed(std::span<const SeqStep> batch) {
+  const int hidden = m_config.hiddenSize;
+  for (std::int64_t t = 0; t < static_cast<std::int64_t>(m_rows.size()); ++t) {
+    const TokenRow& row = m_rows[t];
+    const std::int32_t token = batch[row.seq].tokens[row.position - batch[row.seq].position];
+    std::copy_n(m_weights->embedTokens.data() + static_cast<std::int64_t>(token) * hidden, hidden,
                 rowOf(m_residual, t, hidden));
   }
+}
 
-  for (int layer = 0; layer < c.numLayers; ++layer) {
-    const LayerWeights& lw = w.layers[layer];
+// Norm, q/k/v, q/k norm and RoPE, the new K and V into the paged cache, attention, o projection and the
+// residual add.
+void CpuBackend::attentionBlock(int layer, std::span<const SeqStep> batch) {
+  const ModelConfig& c = m_config;
+  const LayerWeights& lw = m_weights->layers[layer];
+  const int hidden = c.hiddenSize;
+  const int headDim = c.headDim;
+  const int qDim = c.numHeads * headDim;
+  const int kvDim = c.numKvHeads * headDim;
+  const int half = headDim / 2;
+  const auto tokens = static_cast<std::int64_t>(m_rows.size());
 
-    // Attention block.
-    for (std::int64_t t = 0; t < tokens; ++t) {
-      rmsnorm(rowOf(m_normed, t, hidden), rowOf(m_residual, t, hidden), lw.inputLayernorm.data(), hidden,
-              c.rmsNormEps);
+  for (std::int64_t t = 0; t < tokens; ++t) {
+    rmsnorm(rowOf(m_normed, t, hidden), rowOf(m_residual, t, hidden), lw.inputLayernorm.data(), hidden,
+            c.rmsNormEps);
+  }
+  matmul(m_query.data(), m_normed.data(), lw.qProj.data(), tokens, hidden, qDim, m_pool);
+  matmul(m_key.data(), m_normed.data(), lw.kProj.data(), tokens, hidden, kvDim, m_pool);
+  matmul(m_value.data(), m_normed.data(), lw.vProj.data(), tokens, hidden, kvDim, m_pool);
+
+  for (std::int64_t t = 0; t < tokens; ++t) {
+    const float* cosT = m_cosines.data() + t * half;
+    const float* sinT = m_sines.data() + t * half;
+    for (int h = 0; h < c.numHeads; ++h) {
+      float* q = rowOf(m_query, t, qDim) + h * headDim;
+      rmsnorm(q, q, lw.qNorm.data(), headDim, c.rmsNormEps);
+      applyRope(q, cosT, sinT, headDim);
     }
-    matmul(m_query.data(), m_normed.data(), lw.qProj.data(), tokens, hidden, qDim, m_pool);
-    matmul(m_key.data(), m_normed.data(), lw.kProj.data(), tokens, hidden, kvDim, m_pool);
-    matmul(m_value.data(), m_normed.data(), lw.vProj.data(), tokens, hidden, kvDim, m_pool);
-
-    for (std::int64_t t = 0; t < tokens; ++t) {
-      const float* cosT = cosines.data() + t * half;
-      const float* sinT = sines.data() + t * half;
-      for (int h = 0; h < c.numHeads; ++h) {
-        float* q = rowOf(m_query, t, qDim) + h * headDim;
-        rmsnorm(q, q, lw.qNorm.data(), headDim, c.rmsNormEps);
-        applyRope(q, cosT, sinT, headDim);
-      }
-      for (int h = 0; h < c.numKvHeads; ++h) {
-        float* k = rowOf(m_key, t, kvDim) + h * headDim;
-        rmsnorm(k, k, lw.kNorm.data(), headDim, c.rmsNormEps);
-        applyRope(k, cosT, sinT, headDim);
-      }
-      // Into the paged cache: position p lives in block blockTable[p / blockSize], slot p % blockSize.
-      const SeqStep& seq = batch[rows[t].seq];
-      const std::int32_t block = seq.blockTable[rows[t].position / m_blockSize];
-      const int slot = rows[t].position % m_blockSize;
-      std::copy_n(rowOf(m_key, t, kvDim), kvDim, keyAt(layer, block, slot));
-      std::copy_n(rowOf(m_value, t, kvDim), kvDim, valueAt(layer, block, slot));
+    for (int h = 0; h < c.numKvHeads; ++h) {
+      float* k = rowOf(m_key, t, kvDim) + h * headDim;
+      rmsnorm(k, k, lw.kNorm.data(), headDim, c.rmsNormEps);
+      applyRope(k, cosT, sinT, headDim);
     }
-
-    // Causal attention: the row at position p attends to positions 0..p of its own sequence, all of which
-    // are in the cache now (earlier steps, or this step's rows just written). Heads are independent.
-    std::int64_t longestContext = 1;
-    for (const TokenRow& row : rows)
-      longestContext = std::max<std::int64_t>(longestContext, row.position + 1);
-    const std::int64_t minHeadsPerThread = std::max<std::int64_t>(1, 16384 / (longestContext * headDim));
-    m_pool.parallelFor(tokens * c.numHeads, minHeadsPerThread, [&](std::int64_t begin, std::int64_t end) {
-      std::vector<float> scores;
-      for (std::int64_t item = begin; item < end; ++item) {
-        const std::int64_t t = item / c.numHeads;
-        const int h = static_cast<int>(item % c.numHeads);
-        const int kvHead = h / headsPerKvHead;
-        const SeqStep& seq = batch[rows[t].seq];
-        const int context = rows[t].position + 1;
-        const float* q = rowOf(m_query, t, qDim) + h * headDim;
-
-        scores.resize(context);
-        float maxScore = -INFINITY;
-        for (int j = 0; j < context; ++j) {
-          const float* k = keyAt(layer, seq.blockTable[j / m_blockSize], j % m_blockSize) + kvHead * headDim;
-          scores[j] = dotProduct(q, k, headDim) * attentionScale;
-          maxScore = std::max(maxScore, scores[j]);
-        }
-        float sum = 0.0f;
-        for (int j = 0; j < context; ++j) {
-          scores[j] = std::exp(scores[j] - maxScore);
-          sum += scores[j];
-        }
-        float* o = rowOf(m_attention, t, qDim) + h * headDim;
-        std::fill_n(o, headDim, 0.0f);
-        for (int j = 0; j < context; ++j) {
-          const float* v =
-              valueAt(layer, seq.blockTable[j / m_blockSize], j % m_blockSize) + kvHead * headDim;
-          addScaled(o, scores[j] / sum, v, headDim);
-        }
-      }
-    });
-
-    matmul(m_projected.data(), m_attention.data(), lw.oProj.data(), tokens, qDim, hidden, m_pool);
-    for (std::int64_t i = 0; i < tokens * hidden; ++i)
-      m_residual[i] += m_projected[i];
-
-    // MLP block.
-    for (std::int64_t t = 0; t < tokens; ++t) {
-      rmsnorm(rowOf(m_normed, t, hidden), rowOf(m_residual, t, hidden), lw.postAttentionLayernorm.data(),
-              hidden, c.rmsNormEps);
-    }
-    matmul(m_gate.data(), m_normed.data(), lw.gateProj.data(), tokens, hidden, c.intermediateSize, m_pool);
-    matmul(m_up.data(), m_normed.data(), lw.upProj.data(), tokens, hidden, c.intermediateSize, m_pool);
-    for (std::int64_t i = 0; i < tokens * c.intermediateSize; ++i)
-      m_gate[i] = silu(m_gate[i]) * m_up[i];
-    matmul(m_projected.data(), m_gate.data(), lw.downProj.data(), tokens, c.intermediateSize, hidden, m_pool);
-    for (std::int64_t i = 0; i < tokens * hidden; ++i)
-      m_residual[i] += m_projected[i];
+    // Into the paged cache: position p lives in block blockTable[p / blockSize], slot p % blockSize.
+    const SeqStep& seq = batch[m_rows[t].seq];
+    const std::int32_t block = seq.blockTable[m_rows[t].position / m_blockSize];
+    const int slot = m_rows[t].position % m_blockSize;
+    std::copy_n(rowOf(m_key, t, kvDim), kvDim, keyAt(layer, block, slot));
+    std::copy_n(rowOf(m_value, t, kvDim), kvDim, valueAt(layer, block, slot));
   }
 
-  // Final norm and lm_head, only for the last row of each sequence that samples.
+  attend(layer, batch);
+  matmul(m_projected.data(), m_attention.data(), lw.oProj.data(), tokens, qDim, hidden, m_pool);
+  for (std::int64_t i = 0; i < tokens * hidden; ++i)
+    m_residual[i] += m_projected[i];
+}
+
+// Causal attention: the row at position p attends to positions 0..p of its own sequence, all of which
+// are in the cache now (earlier steps, or this step's rows just written). Heads are independent.
+void CpuBackend::attend(int layer, std::span<const SeqStep> batch) {
+  const ModelConfig& c = m_config;
+  const int headDim = c.headDim;
+  const int qDim = c.numHeads * headDim;
+  const int headsPerKvHead = c.numHeads / c.numKvHeads;
+  const float attentionScale = 1.0f / std::sqrt(static_cast<float>(headDim));
+  const auto tokens = static_cast<std::int64_t>(m_rows.size());
+  std::int64_t longestContext = 1;
+  for (const TokenRow& row : m_rows)
+    longestContext = std::max<std::int64_t>(longestContext, row.position + 1);
+  const std::int64_t minHeadsPerThread = std::max<std::int64_t>(1, 16384 / (longestContext * headDim));
+  m_pool.parallelFor(tokens * c.numHeads, minHeadsPerThread, [&](std::int64_t begin, std::int64_t end) {
+    std::vector<float> scores;
+    for (std::int64_t item = begin; item < end; ++item) {
+      const std::int64_t t = item / c.numHeads;
+      const int h = static_cast<int>(item % c.numHeads);
+      const int kvHead = h / headsPerKvHead;
+      const SeqStep& seq = batch[m_rows[t].seq];
+      const int context = m_rows[t].position + 1;
+      const float* q = rowOf(m_query, t, qDim) + h * headDim;
+
+      scores.resize(context);
+      float maxScore = -INFINITY;
+      for (int j = 0; j < context; ++j) {
+        const float* k = keyAt(layer, seq.blockTable[j / m_blockSize], j % m_blockSize) + kvHead * headDim;
+        scores[j] = dotProduct(q, k, headDim) * attentionScale;
+        maxScore = std::max(maxScore, scores[j]);
+      }
+      float sum = 0.0f;
+      for (int j = 0; j < context; ++j) {
+        scores[j] = std::exp(scores[j] - maxScore);
+        sum += scores[j];
+      }
+      float* o = rowOf(m_attention, t, qDim) + h * headDim;
+      std::fill_n(o, headDim, 0.0f);
+      for (int j = 0; j < context; ++j) {
+        const float* v = valueAt(layer, seq.blockTable[j / m_blockSize], j % m_blockSize) + kvHead * headDim;
+        addScaled(o, scores[j] / sum, v, headDim);
+      }
+    }
+  });
+}
+
+void CpuBackend::mlpBlock(int layer) {
+  const ModelConfig& c = m_config;
+  const LayerWeights& lw = m_weights->layers[layer];
+  const int hidden = c.hiddenSize;
+  const auto tokens = static_cast<std::int64_t>(m_rows.size());
+  for (std::int64_t t = 0; t < tokens; ++t) {
+    rmsnorm(rowOf(m_normed, t, hidden), rowOf(m_residual, t, hidden), lw.postAttentionLayernorm.data(),
+            hidden, c.rmsNormEps);
+  }
+  matmul(m_gate.data(), m_normed.data(), lw.gateProj.data(), tokens, hidden, c.intermediateSize, m_pool);
+  matmul(m_up.data(), m_normed.data(), lw.upProj.data(), tokens, hidden, c.intermediateSize, m_pool);
+  for (std::int64_t i = 0; i < tokens * c.intermediateSize; ++i)
+    m_gate[i] = silu(m_gate[i]) * m_up[i];
+  matmul(m_projected.data(), m_gate.data(), lw.downProj.data(), tokens, c.intermediateSize, hidden, m_pool);
+  for (std::int64_t i = 0; i < tokens * hidden; ++i)
+    m_residual[i] += m_projected[i];
+}
+
+// Final norm and lm_head, only for the last row of each sequence that samples.
+void CpuBackend::sampleLastRows(std::span<const SeqStep> batch, StepOutput& out) {
+  const ModelConfig& c = m_config;
+  const int hidden = c.hiddenSize;
   std::vector<int> sampling;  // batch indices
   std::int64_t lastRow = -1;
   m_sampledHidden.clear();
@@ -270,13 +303,13 @@ void CpuBackend::step(std::span<const SeqStep> batch, StepOutput& out) {
     sampling.push_back(s);
     m_sampledHidden.resize(m_sampledHidden.size() + hidden);
     rmsnorm(m_sampledHidden.data() + m_sampledHidden.size() - hidden, rowOf(m_residual, lastRow, hidden),
-            w.finalNorm.data(), hidden, c.rmsNormEps);
+            m_weights->finalNorm.data(), hidden, c.rmsNormEps);
   }
   const auto sampled = static_cast<std::int64_t>(sampling.size());
   m_logits.resize(sampled * c.vocabSize);
   if (sampled > 0) {
-    matmul(m_logits.data(), m_sampledHidden.data(), w.outputProjection().data(), sampled, hidden, c.vocabSize,
-           m_pool);
+    matmul(m_logits.data(), m_sampledHidden.data(), m_weights->outputProjection().data(), sampled, hidden,
+           c.vocabSize, m_pool);
   }
   for (std::int64_t i = 0; i < sampled; ++i) {
     const SeqStep& seq = batch[sampling[i]];

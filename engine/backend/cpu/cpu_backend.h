@@ -35,6 +35,19 @@ class CpuBackend final : public Backend {
   float* keyAt(int layer, std::int32_t block, int slot);
   float* valueAt(int layer, std::int32_t block, int slot);
   void checkBatch(std::span<const SeqStep> batch) const;
+  // step()'s stages, in order.
+  void prepareRows(std::span<const SeqStep> batch);
+  void embed(std::span<const SeqStep> batch);
+  void attentionBlock(int layer, std::span<const SeqStep> batch);
+  void attend(int layer, std::span<const SeqStep> batch);
+  void mlpBlock(int layer);
+  void sampleLastRows(std::span<const SeqStep> batch, StepOutput& out);
+
+  // Where a row of the step's activations comes from.
+  struct TokenRow {
+    int seq;  // index into the batch
+    std::int32_t position;
+  };
 
   ModelConfig m_config;
   std::shared_ptr<const Weights> m_weights;
@@ -48,6 +61,9 @@ class CpuBackend final : public Backend {
   std::vector<float> m_valueCache;
 
   // Activations of the current step, one row per new token (reused between steps).
+  std::vector<TokenRow> m_rows;        // [tokens]
+  std::vector<float> m_cosines;        // [tokens, headDim / 2]: each row's rotary angles
+  std::vector<float> m_sines;          // [tokens, headDim / 2]
   std::vector<float> m_residual;       // [tokens, hidden]
   std::vector<float> m_normed;         // [tokens, hidden]
   std::vector<float> m_query;          // [tokens, heads * headDim]
