@@ -173,20 +173,10 @@ void readWrittenSummary(const JsonField& metrics, const StatusCounts& counts, co
 const import_summary::WrittenKeys kGuidellmCheckedKeys{"total_input_tokens", "total_output_tokens",
                                                        "mean_ttft_ms"};
 
-ImportedRun importBenchmark(const std::filesystem::path& file, const JsonField& report,
-                            const JsonField& bench, std::size_t index, std::size_t count,
-                            const std::string& version) {
-  ImportedRun run;
-  run.tool = "guidellm";
-  run.toolVersion = version;
-  run.source = file;
-  run.format = "guidellm benchmarks report";
-  bench.requireObject();
-  if (auto type = bench.optionalString("type_"); type && *type != "generative_benchmark") {
-    bench["type_"].fail({MessageText::ImportNotGenerative, {*type}});
-  }
-
-  // Set-up: schema 1/2 keep it per benchmark in "config", 0.3 in "args" and "worker".
+// The benchmark's set-up: the strategy (rate, burstiness, concurrency), its title, the model, the
+// target and the API. Schema 1/2 keep it per benchmark in "config", 0.3 in "args" and "worker".
+Strategy readSetup(ImportedRun& run, const JsonField& report, const JsonField& bench, std::size_t index,
+                   std::size_t count) {
   const std::optional<JsonField> config = bench.findAny({"config", "args"});
   const Strategy strategy = config ? readStrategy((*config)["strategy"]) : Strategy{};
   run.title = "benchmark " + std::to_string(index + 1) + " of " + std::to_string(count) +
@@ -213,38 +203,56 @@ ImportedRun importBenchmark(const std::filesystem::path& file, const JsonField& 
   }
   run.baseUrl = backendText({"target", "backend_target"});
   if (backendText({"request_format"}).find("chat") != std::string::npos) run.setup.backend = "openai-chat";
+  return strategy;
+}
 
-  // The measured window (warm-up and cool-down left out), as guidellm divides by it.
-  const double start = bench.find("start_time")
-                           ? bench["start_time"].nonNegative()
-                           : bench["scheduler_metrics"]["measure_start_time"].nonNegative();
-  const double end = bench.find("end_time") ? bench["end_time"].nonNegative()
-                                            : bench["scheduler_metrics"]["measure_end_time"].nonNegative();
-  const double duration = bench.find("duration") ? bench["duration"].nonNegative() : end - start;
-  json_input::requireNonNegative(duration, bench.source(), bench.path() + ".duration");
-  run.startedAtS = start;
-  // The measured window itself, where the scheduler records it apart from the benchmark's times.
-  double windowStart = start, windowEnd = end;
+// The measured window (warm-up and cool-down left out), as guidellm divides by it.
+struct MeasuredWindow {
+  double start = 0.0;
+  double end = 0.0;
+  double duration = 0.0;
+  // The window itself, where the scheduler records it apart from the benchmark's times.
+  double windowStart = 0.0;
+  double windowEnd = 0.0;
+};
+
+MeasuredWindow readWindow(const JsonField& bench) {
+  MeasuredWindow w;
+  w.start = bench.find("start_time") ? bench["start_time"].nonNegative()
+                                     : bench["scheduler_metrics"]["measure_start_time"].nonNegative();
+  w.end = bench.find("end_time") ? bench["end_time"].nonNegative()
+                                 : bench["scheduler_metrics"]["measure_end_time"].nonNegative();
+  w.duration = bench.find("duration") ? bench["duration"].nonNegative() : w.end - w.start;
+  json_input::requireNonNegative(w.duration, bench.source(), bench.path() + ".duration");
+  w.windowStart = w.start;
+  w.windowEnd = w.end;
   if (auto scheduler = bench.find("scheduler_metrics"); scheduler && scheduler->value().is_object()) {
-    if (auto v = scheduler->find("measure_start_time")) windowStart = v->nonNegative();
-    if (auto v = scheduler->find("measure_end_time")) windowEnd = v->nonNegative();
+    if (auto v = scheduler->find("measure_start_time")) w.windowStart = v->nonNegative();
+    if (auto v = scheduler->find("measure_end_time")) w.windowEnd = v->nonNegative();
   }
+  return w;
+}
 
-  const JsonField metrics = bench["metrics"];
-  const JsonField totals =
-      metrics.find("request_totals") ? metrics["request_totals"] : bench["request_totals"];
-  StatusCounts counts{totals["successful"].count(), totals["incomplete"].count(), totals["errored"].count()};
-  run.setup.numPrompts = static_cast<int>(counts.successful + counts.incomplete + counts.errored);
+// A request the report kept, with its status.
+struct Kept {
+  GuidellmRequest request;
+  bool success = false;
+  StatusKind kind = StatusKind::Successful;
+};
 
-  // Every measured request kept? Then recompute; a sampled report keeps only some of them. Requests
-  // of the warm-up and cool-down lie outside the measured window: they are left out, as guidellm
-  // leaves them out of its figures, not taken for a sign of sampling.
-  struct Kept {
-    GuidellmRequest request;
-    bool success = false;
-    StatusKind kind = StatusKind::Successful;
-  };
-  std::vector<Kept> kept;
+// The requests the report kept, and whether they are every measured one.
+struct KeptRequests {
+  std::vector<Kept> requests;
+  bool complete = false;    // every measured request is here: the figures can be recomputed
+  std::size_t outside = 0;  // kept requests of the warm-up or cool-down, left out
+};
+
+// Every measured request kept? Then recompute; a sampled report keeps only some of them. Requests of
+// the warm-up and cool-down lie outside the measured window: they are left out, as guidellm leaves
+// them out of its figures, not taken for a sign of sampling.
+KeptRequests keptRequests(const JsonField& bench, const StatusCounts& counts, const MeasuredWindow& window) {
+  KeptRequests result;
+  std::vector<Kept>& kept = result.requests;
   if (auto lists = bench.find("requests")) {
     const auto add = [&](std::string_view key, bool success, StatusKind kind) {
       if (auto list = lists->find(key)) {
@@ -267,29 +275,56 @@ ImportedRun importBenchmark(const std::filesystem::path& file, const JsonField& 
     return seen.successful == counts.successful && seen.incomplete == counts.incomplete &&
            seen.errored == counts.errored;
   };
-  bool complete = !kept.empty() && matchesTotals(kept);
-  std::size_t outside = 0;
-  if (!kept.empty() && !complete) {
-    // Which requests guidellm counts in the window: those inside it whole, else those that ended in
-    // it, else those that started in it; the first rule that gives its totals is the one it used.
-    using Rule = bool (*)(const GuidellmRequest&, double, double);
-    const Rule rules[] = {
-        [](const GuidellmRequest& r, double from, double to) { return r.start >= from && r.end <= to; },
-        [](const GuidellmRequest& r, double from, double to) { return r.end >= from && r.end <= to; },
-        [](const GuidellmRequest& r, double from, double to) { return r.start >= from && r.start <= to; }};
-    for (Rule rule : rules) {
-      std::vector<Kept> inside;
-      for (const Kept& k : kept) {
-        if (rule(k.request, windowStart, windowEnd)) inside.push_back(k);
-      }
-      if (!inside.empty() && matchesTotals(inside)) {
-        outside = kept.size() - inside.size();
-        kept = std::move(inside);
-        complete = true;
-        break;
-      }
+  result.complete = !kept.empty() && matchesTotals(kept);
+  if (kept.empty() || result.complete) return result;
+  // Which requests guidellm counts in the window: those inside it whole, else those that ended in it,
+  // else those that started in it; the first rule that gives its totals is the one it used.
+  using Rule = bool (*)(const GuidellmRequest&, double, double);
+  const Rule rules[] = {
+      [](const GuidellmRequest& r, double from, double to) { return r.start >= from && r.end <= to; },
+      [](const GuidellmRequest& r, double from, double to) { return r.end >= from && r.end <= to; },
+      [](const GuidellmRequest& r, double from, double to) { return r.start >= from && r.start <= to; }};
+  for (Rule rule : rules) {
+    std::vector<Kept> inside;
+    for (const Kept& k : kept) {
+      if (rule(k.request, window.windowStart, window.windowEnd)) inside.push_back(k);
+    }
+    if (!inside.empty() && matchesTotals(inside)) {
+      result.outside = kept.size() - inside.size();
+      kept = std::move(inside);
+      result.complete = true;
+      break;
     }
   }
+  return result;
+}
+
+ImportedRun importBenchmark(const std::filesystem::path& file, const JsonField& report,
+                            const JsonField& bench, std::size_t index, std::size_t count,
+                            const std::string& version) {
+  ImportedRun run;
+  run.tool = "guidellm";
+  run.toolVersion = version;
+  run.source = file;
+  run.format = "guidellm benchmarks report";
+  bench.requireObject();
+  if (auto type = bench.optionalString("type_"); type && *type != "generative_benchmark") {
+    bench["type_"].fail({MessageText::ImportNotGenerative, {*type}});
+  }
+  const Strategy strategy = readSetup(run, report, bench, index, count);
+  const MeasuredWindow window = readWindow(bench);
+  const double duration = window.duration;
+  run.startedAtS = window.start;
+
+  const JsonField metrics = bench["metrics"];
+  const JsonField totals =
+      metrics.find("request_totals") ? metrics["request_totals"] : bench["request_totals"];
+  StatusCounts counts{totals["successful"].count(), totals["incomplete"].count(), totals["errored"].count()};
+  run.setup.numPrompts = static_cast<int>(counts.successful + counts.incomplete + counts.errored);
+  KeptRequests keptSet = keptRequests(bench, counts, window);
+  std::vector<Kept>& kept = keptSet.requests;
+  const bool complete = keptSet.complete;
+  const std::size_t outside = keptSet.outside;
 
   RunSummary written;
   readWrittenSummary(metrics, counts, strategy, duration, written);
