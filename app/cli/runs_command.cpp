@@ -67,12 +67,11 @@ std::filesystem::path importStorePath(const RunsFlags& flags) {
   return flags.store.empty() ? defaultStorePath() : std::filesystem::path(flags.store);
 }
 
-std::string describeImport(const nlohmann::json& mark) {
-  std::string text = mark.value("tool", std::string("?"));
-  const std::string version = mark.value("version", std::string());
-  text += version.empty() ? " (version not recorded)" : " " + version;
-  text += ", " + mark.value("file", std::string("?"));
-  if (mark.contains("requests_file")) text += " + " + mark.value("requests_file", std::string());
+std::string describeImport(const RunImportFacts& imported) {
+  std::string text = imported.tool.empty() ? std::string("?") : imported.tool;
+  text += imported.version.empty() ? " (version not recorded)" : " " + imported.version;
+  text += ", " + (imported.file.empty() ? std::string("?") : imported.file);
+  if (!imported.requestsFile.empty()) text += " + " + imported.requestsFile;
   return text;
 }
 
@@ -129,9 +128,10 @@ int listRuns(const RunsFlags& flags) {
       return s.is_object() && s.contains(key) && s[key].is_number() ? fixed(s[key].get<double>(), decimals)
                                                                     : std::string("-");
     };
-    std::string profile = run.info.profile.value("name", run.info.dataset);
-    if (const nlohmann::json* mark = importMarkOf(run.info))
-      profile = "imported: " + mark->value("tool", std::string("?"));
+    std::string profile = runProfileName(run).name;
+    if (profile.empty()) profile = run.info.dataset;
+    if (const auto imported = runImportFacts(run.info))
+      profile = "imported: " + (imported->tool.empty() ? std::string("?") : imported->tool);
     std::printf("%-5lld %-19s %-11s %-16.16s %-14.14s %-22.22s %6s %6s %9s %10s %10s %10s\n",
                 static_cast<long long>(run.id), localTime(run.createdAt).c_str(),
                 std::string(toString(run.status)).c_str(), oneLine(run.info.label).c_str(),
@@ -153,12 +153,18 @@ std::string describeProfile(const nlohmann::json& json) {
   }
 }
 
-std::string describeEngine(const nlohmann::json& engine) {
-  const std::string command = engine.value("command", std::string());
-  if (engine.empty()) return "not recorded";
-  std::string text =
-      !command.empty() ? command : "remote endpoint " + engine.value("base_url", std::string("?"));
-  if (engine.value("simulated", false)) text += " (SIMULATED)";
+std::string profileNameOrDash(const StoredRun& run) {
+  const std::string name = runProfileName(run).name;
+  return name.empty() ? std::string("-") : name;
+}
+
+std::string describeEngine(const StoredRun& run) {
+  if (!run.info.engine.is_object() || run.info.engine.empty()) return "not recorded";
+  const RunEngineFacts engine = runEngineFacts(run);
+  std::string text = !engine.command.empty()
+                         ? engine.command
+                         : "remote endpoint " + (engine.baseUrl.empty() ? "?" : engine.baseUrl);
+  if (runFacts(run).simulated) text += " (SIMULATED)";
   return text;
 }
 
@@ -173,6 +179,8 @@ StoredRun requireRun(ResultStore& store, std::int64_t id) {
 int showRun(const RunsFlags& flags) {
   ResultStore store(storePath(flags));
   const StoredRun run = requireRun(store, flags.id);
+  const std::optional<RunImportFacts> imported = runImportFacts(run.info);
+  const RunEngineFacts engine = runEngineFacts(run);
   std::cout << "Run " << run.id << " (" << run.uuid << ")\n"
             << "  status:    " << toString(run.status) << "\n"
             << "  started:   " << localTime(run.createdAt) << "\n";
@@ -181,34 +189,28 @@ int showRun(const RunsFlags& flags) {
   std::cout << "  model:     " << run.info.model << "\n"
             << "  target:    " << run.info.baseUrl << run.info.endpoint << " (" << run.info.backend << ")\n"
             << "  dataset:   " << run.info.dataset << "\n"
-            << "  profile:   "
-            << (importMarkOf(run.info) ? run.info.profile.value("name", std::string("-"))
-                                       : describeProfile(run.info.profile))
+            << "  profile:   " << (imported ? profileNameOrDash(run) : describeProfile(run.info.profile))
             << "\n"
             << "  load:      " << run.info.config.value("load", std::string("-")) << "\n"
-            << "  engine:    " << describeEngine(run.info.engine) << "\n"
-            << (run.info.engine.contains("log")
-                    ? "  engine log: " + run.info.engine.value("log", std::string()) + "\n"
-                    : std::string())
+            << "  engine:    " << describeEngine(run) << "\n"
+            << (engine.logPath.empty() ? std::string() : "  engine log: " + engine.logPath + "\n")
             << "  requests stored: " << run.storedRequests << "\n";
   if (!run.info.notes.empty()) std::cout << "  notes:     " << run.info.notes << "\n";
-  const nlohmann::json* imported = importMarkOf(run.info);
   if (imported) {
     std::cout << "  imported:  " << describeImport(*imported) << "\n"
               << "  figures:   "
-              << (imported->value("recomputed", false) ? "recomputed from the file's requests"
-                                                       : "as the file wrote them")
+              << (imported->recomputed ? "recomputed from the file's requests" : "as the file wrote them")
               << "\n";
-    for (const auto& note : imported->value("notes", nlohmann::json::array()))
-      std::cout << "    note: " << note.get<std::string>() << "\n";
-    for (const auto& difference : imported->value("differences", nlohmann::json::array()))
-      std::cout << "    differs: " << difference.get<std::string>() << "\n";
+    for (const MessageArgument& note : imported->notes)
+      std::cout << "    note: " << note.english << "\n";
+    for (const MessageArgument& difference : imported->differences)
+      std::cout << "    differs: " << difference.english << "\n";
   }
   std::cout << "\n";
   const auto result = resultOf(store, run);
   const ResultFile parsed = parseResultJson(result.dump(), "run " + std::to_string(run.id));
   TextBlockOptions options;
-  options.ayarLines = imported == nullptr;  // dispatch lag and dataset are not in other tools' files
+  options.ayarLines = !imported;  // dispatch lag and dataset are not in other tools' files
   options.syntheticDataset = runFacts(run).syntheticDataset;
   std::cout << formatServingBenchmarkResult(parsed.summary, options);
   return 0;

@@ -5,7 +5,6 @@
 #include <QFont>
 #include <QLocale>
 
-#include "core/interop/result_import.h"
 #include "core/report/report_text.h"
 #include "core/study/profile_spec.h"
 #include "widgets/form_field.h"
@@ -19,42 +18,31 @@ QString fromStd(const std::string& text) {
 }
 
 QString engineText(const StoredRun& run) {
-  const auto& engine = run.info.engine;
-  if (importMarkOf(run.info)) {
-    const auto& mark = *importMarkOf(run.info);
-    return HistoryModel::tr("imported (%1)").arg(fromStd(mark.value("tool", std::string())));
-  }
-  if (!engine.is_object() || engine.empty()) return fromStd(run.info.baseUrl);
-  QString text = fromStd(engine.value("engine", std::string()));
-  const std::string kind = engine.value("kind", std::string());
-  if (kind == "remote") return fromStd(engine.value("base_url", run.info.baseUrl));
-  const std::string device = engine.value("device", std::string());
-  if (!device.empty()) text += QStringLiteral(" · ") + fromStd(device);
+  if (const auto imported = runImportFacts(run.info))
+    return HistoryModel::tr("imported (%1)").arg(fromStd(imported->tool));
+  if (!run.info.engine.is_object() || run.info.engine.empty()) return fromStd(run.info.baseUrl);
+  const RunEngineFacts engine = runEngineFacts(run);
+  if (engine.kind == "remote") return fromStd(engine.baseUrl.empty() ? run.info.baseUrl : engine.baseUrl);
+  QString text = fromStd(engine.engine);
+  if (!engine.device.empty()) text += QStringLiteral(" · ") + fromStd(engine.device);
   return text;
 }
 
 QString flagsText(const StoredRun& run) {
   QStringList parts;
-  const auto& engine = run.info.engine;
-  if (engine.is_object() && engine.contains("flags") && engine["flags"].is_array()) {
-    for (const auto& flag : engine["flags"]) {
-      if (!flag.is_object()) continue;
-      QString part = fromStd(flag.value("name", std::string()));
-      if (flag.contains("value") && flag["value"].is_string())
-        part += QLatin1Char('=') + fromStd(flag["value"].get<std::string>());
-      parts.append(part);
-    }
+  for (const auto& [name, value] : runEngineFacts(run).flags) {
+    QString part = fromStd(name);
+    if (value) part += QLatin1Char('=') + fromStd(*value);
+    parts.append(part);
   }
   return parts.join(QLatin1Char(' '));
 }
 
 QString profileText(const StoredRun& run) {
-  const auto& profile = run.info.profile;
-  if (!profile.is_object()) return {};
-  const std::string name = profile.value("name", std::string());
-  if (!name.empty()) return fromStd(name);
-  const std::string editedFrom = profile.value("edited_from", std::string());
-  if (!editedFrom.empty()) return HistoryModel::tr("%1, edited").arg(fromStd(editedFrom));
+  if (!run.info.profile.is_object()) return {};
+  const RunProfileName profile = runProfileName(run);
+  if (!profile.name.empty()) return fromStd(profile.name);
+  if (!profile.editedFrom.empty()) return HistoryModel::tr("%1, edited").arg(fromStd(profile.editedFrom));
   return fromStd(run.info.dataset);
 }
 

@@ -46,7 +46,8 @@ std::vector<ImportedRun> readImportedRuns(const std::filesystem::path& file, con
 // "date" is the run's own start time, as vLLM writes it.
 FinishedRun toFinishedRun(const ImportedRun& run);
 
-// The import mark of a stored run (see toFinishedRun), null when the run was not imported.
+// The import mark of a stored run as written (see toFinishedRun), null when the run was not imported.
+// Views read it typed, through runImportFacts (core/store/run_types.h).
 const nlohmann::json* importMarkOf(const RunInfo& info);
 
 }  // namespace ayar

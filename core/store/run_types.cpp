@@ -129,11 +129,9 @@ void appendBothLanguages(const nlohmann::json& mark, const char* key, std::vecto
 RunNotes runNotes(const StoredRun& run) {
   RunNotes notes;
   const nlohmann::json& config = run.info.config;
-  if (config.is_object()) {
-    if (const auto mark = config.find("imported"); mark != config.end() && mark->is_object()) {
-      appendBothLanguages(*mark, "notes", notes.notes);
-      appendBothLanguages(*mark, "differences", notes.notes);
-    }
+  if (auto imported = runImportFacts(run.info)) {
+    notes.notes = std::move(imported->notes);
+    notes.notes.insert(notes.notes.end(), imported->differences.begin(), imported->differences.end());
   }
   if (run.status == RunStatus::Failed && !run.info.notes.empty()) {
     std::string turkish = run.info.notes;
@@ -161,6 +159,61 @@ RunFacts runFacts(const StoredRun& run) {
   // The dataset that was built: "synthetic-sharegpt" asked for, or standing in for a missing file.
   facts.syntheticDataset = facts.syntheticDataset || run.info.dataset == "synthetic-sharegpt";
   return facts;
+}
+
+namespace {
+
+std::string stringAt(const nlohmann::json& object, const char* key) {
+  if (!object.is_object()) return {};
+  const auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+}  // namespace
+
+RunEngineFacts runEngineFacts(const StoredRun& run) {
+  const nlohmann::json& engine = run.info.engine;
+  RunEngineFacts facts;
+  facts.kind = stringAt(engine, "kind");
+  facts.engine = stringAt(engine, "engine");
+  facts.device = stringAt(engine, "device");
+  facts.baseUrl = stringAt(engine, "base_url");
+  facts.command = stringAt(engine, "command");
+  facts.logPath = stringAt(engine, "log");
+  if (engine.is_object()) {
+    const auto flags = engine.find("flags");
+    if (flags != engine.end() && flags->is_array()) {
+      for (const auto& flag : *flags) {
+        if (!flag.is_object()) continue;
+        const auto value = flag.find("value");
+        facts.flags.emplace_back(stringAt(flag, "name"),
+                                 value != flag.end() && value->is_string()
+                                     ? std::optional<std::string>(value->get<std::string>())
+                                     : std::nullopt);
+      }
+    }
+  }
+  return facts;
+}
+
+std::optional<RunImportFacts> runImportFacts(const RunInfo& info) {
+  if (!info.config.is_object()) return std::nullopt;
+  const auto mark = info.config.find("imported");
+  if (mark == info.config.end() || !mark->is_object()) return std::nullopt;
+  RunImportFacts facts;
+  facts.tool = stringAt(*mark, "tool");
+  facts.version = stringAt(*mark, "version");
+  facts.file = stringAt(*mark, "file");
+  facts.requestsFile = stringAt(*mark, "requests_file");
+  const auto recomputed = mark->find("recomputed");
+  facts.recomputed = recomputed != mark->end() && recomputed->is_boolean() && recomputed->get<bool>();
+  appendBothLanguages(*mark, "notes", facts.notes);
+  appendBothLanguages(*mark, "differences", facts.differences);
+  return facts;
+}
+
+RunProfileName runProfileName(const StoredRun& run) {
+  return {stringAt(run.info.profile, "name"), stringAt(run.info.profile, "edited_from")};
 }
 
 }  // namespace ayar

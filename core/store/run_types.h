@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/record/request_record.h"
@@ -78,6 +79,42 @@ struct RunNotes {
   std::optional<MessageArgument> failure;  // set for a failed run with an error
 };
 RunNotes runNotes(const StoredRun& run);
+
+// What a stored run's set-up says of its engine (fields empty where it says nothing: a remote endpoint
+// has no command or device, an import no engine at all).
+struct RunEngineFacts {
+  std::string kind;     // "bundled", "external" or "remote"
+  std::string engine;   // the template: "ayar", "vllm", ...
+  std::string device;   // a started engine's --device
+  std::string baseUrl;  // a remote endpoint's
+  std::string command;  // the command that started it, as shown
+  std::string logPath;  // the engine's log
+  // Each flag as given, with its value when it has one.
+  std::vector<std::pair<std::string, std::optional<std::string>>> flags;
+};
+RunEngineFacts runEngineFacts(const StoredRun& run);
+
+// Where an imported run came from; none for a run Ayar measured.
+struct RunImportFacts {
+  std::string tool;     // "vllm", "guidellm", ...
+  std::string version;  // empty when the file and the user did not say
+  std::string file;
+  std::string requestsFile;  // the per-request file read beside it, if any
+  bool recomputed = false;   // figures recomputed from its requests, not taken as written
+  // What it lacked and how it was read, and the figures it wrote that its requests do not give; each
+  // in both languages (English in both for a run stored before Turkish was kept).
+  std::vector<MessageArgument> notes;
+  std::vector<MessageArgument> differences;
+};
+std::optional<RunImportFacts> runImportFacts(const RunInfo& info);
+
+// The load profile as lists name it: a shipped profile's name, or the one it was edited from; both
+// empty for a profile made by hand or an import.
+struct RunProfileName {
+  std::string name;
+  std::string editedFrom;
+};
+RunProfileName runProfileName(const StoredRun& run);
 
 // One point of a time series recorded during a run, e.g. {"client.in_flight", 12.5 s, 31}.
 struct Sample {

@@ -1,6 +1,5 @@
 #include "core/study/run_spec.h"
 
-#include "core/interop/result_import.h"
 #include "core/store/secret_scrubber.h"
 
 namespace ayar {
@@ -25,7 +24,7 @@ void writeRunSetup(const RunSpec& spec, RunInfo& info) {
 
 std::optional<RunSpec> runSpecOf(const StoredRun& run) {
   const nlohmann::json& recorded = run.info.engine;
-  if (!recorded.is_object() || !recorded.contains("kind") || importMarkOf(run.info)) return std::nullopt;
+  if (!recorded.is_object() || !recorded.contains("kind") || runImportFacts(run.info)) return std::nullopt;
   RunSpec spec;
   try {
     nlohmann::json engine = recorded;

@@ -208,6 +208,62 @@ TEST(ResultStore, ARunsFactsAreReadFromWhatItRecorded) {
   EXPECT_FALSE(factsOf(flagged).simulated);
 }
 
+// The engine, the import and the profile name as views read them, from the run's set-up as stored.
+TEST(ResultStore, ARunsEngineImportAndProfileAreReadTyped) {
+  test::TempDir dir;
+  ResultStore store(dir / "ayar.db");
+  FinishedRun started;
+  started.info.engine = {
+      {"kind", "bundled"},
+      {"engine", "ayar"},
+      {"device", "sim"},
+      {"command", "ayar-engine --model qwen3-tiny"},
+      {"log", "/logs/engine.log"},
+      {"flags", {{{"name", "--max-num-seqs"}, {"value", "8"}}, {{"name", "--enforce-eager"}}}}};
+  started.info.profile = {{"name", "cpu-quick"}, {"dataset_name", "random"}};
+  const StoredRun run = *store.findRun(store.addFinishedRun(started));
+  const RunEngineFacts engine = runEngineFacts(run);
+  EXPECT_EQ(engine.kind, "bundled");
+  EXPECT_EQ(engine.engine, "ayar");
+  EXPECT_EQ(engine.device, "sim");
+  EXPECT_EQ(engine.command, "ayar-engine --model qwen3-tiny");
+  EXPECT_EQ(engine.logPath, "/logs/engine.log");
+  ASSERT_EQ(engine.flags.size(), 2u);
+  EXPECT_EQ(engine.flags[0].first, "--max-num-seqs");
+  EXPECT_EQ(engine.flags[0].second, std::optional<std::string>("8"));
+  EXPECT_EQ(engine.flags[1].first, "--enforce-eager");
+  EXPECT_FALSE(engine.flags[1].second);
+  EXPECT_EQ(runProfileName(run).name, "cpu-quick");
+  EXPECT_FALSE(runImportFacts(run.info));
+
+  FinishedRun imported;
+  imported.info.profile = {{"edited_from", "sharegpt-8rps"}};
+  imported.info.config = {{"imported",
+                           {{"tool", "vllm"},
+                            {"version", "0.11.0"},
+                            {"file", "run.json"},
+                            {"recomputed", true},
+                            {"notes", {"no start times"}},
+                            {"notes_tr", {"başlangıç zamanları yok"}},
+                            {"differences", {"mean TTFT differs"}}}}};
+  const StoredRun importedRun = *store.findRun(store.addFinishedRun(imported));
+  const auto facts = runImportFacts(importedRun.info);
+  ASSERT_TRUE(facts);
+  EXPECT_EQ(facts->tool, "vllm");
+  EXPECT_EQ(facts->version, "0.11.0");
+  EXPECT_EQ(facts->file, "run.json");
+  EXPECT_EQ(facts->requestsFile, "");
+  EXPECT_TRUE(facts->recomputed);
+  ASSERT_EQ(facts->notes.size(), 1u);
+  EXPECT_EQ(facts->notes[0].turkish, "başlangıç zamanları yok");
+  ASSERT_EQ(facts->differences.size(), 1u);
+  EXPECT_EQ(facts->differences[0].turkish, "mean TTFT differs") << "stored before Turkish was kept";
+  EXPECT_EQ(runNotes(importedRun).notes.size(), 2u);
+  EXPECT_EQ(runProfileName(importedRun).name, "");
+  EXPECT_EQ(runProfileName(importedRun).editedFrom, "sharegpt-8rps");
+  EXPECT_TRUE(runEngineFacts(importedRun).flags.empty());
+}
+
 TEST(ResultStore, AFinishedRunKeepsItsOwnTimesRequestsAndStatusAndNoWriter) {
   test::TempDir dir;
   const auto path = dir / "ayar.db";
