@@ -52,7 +52,7 @@ struct CudaBackendOptions {
 // The bf16 forward pass on one NVIDIA GPU: cuBLAS GEMMs (fused QKV and gate/up projections) and a
 // split-K GEMV for steps of 1-2 tokens, own kernels for norms, RoPE with the paged KV write, SiLU,
 // paged attention (decode and prefill) and sampling; decode steps replay CUDA graphs. Only token ids
-// come back to the host. The pass is in cuda_backend.cu, the kernels in cuda_kernels.cu.
+// come back to the host. The pass is in cuda_backend.cu, the kernels under kernels/ (cuda_kernels.h).
 class CudaBackend final : public Backend {
  public:
   // Uploads host weights (float32, converted to bf16), or, with hostWeights null, draws
