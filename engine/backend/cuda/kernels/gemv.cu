@@ -87,6 +87,36 @@ __device__ __forceinline__ float rmsScale(const double* sumSquares, int row, int
   return rsqrtf(static_cast<float>(sumSquares[row] / k) + eps);
 }
 
+// The partial sums of warps [firstWarp, firstWarp + warps) for row m: one feature's dot product.
+template <int M>
+__device__ __forceinline__ float sumOverWarps(const float (&partial)[kGemvMaxThreads / 32][M], int firstWarp,
+                                              int m, int warps) {
+  float total = 0.0f;
+  for (int q = 0; q < warps; ++q)
+    total += partial[firstWarp + q][m];
+  return total;
+}
+
+// What the epilogue reads from the kernels before: the row's RMS scale (Normed*), or the residual value
+// it adds to and the next norm's weight (AddResidualNormed).
+struct EpilogueInputs {
+  float scale = 1.0f, residualValue = 0.0f, normValue = 0.0f;
+};
+template <GemvMode Mode>
+__device__ __forceinline__ EpilogueInputs fetchEpilogueInputs(const GemvArgs& a, int lane, int feature) {
+  EpilogueInputs in;
+  if constexpr (Mode == GemvMode::Normed || Mode == GemvMode::NormedSiluMul)
+    in.scale =
+        rmsScale(a.sumSquares, Mode == GemvMode::Normed && a.rowIndex ? a.rowIndex[lane] : lane, a.k, a.eps);
+  if constexpr (Mode == GemvMode::AddResidualNormed) {
+    in.residualValue = a.residual[static_cast<std::int64_t>(lane) * a.n + feature];
+    in.normValue = __bfloat162float(a.nextNorm[feature]);
+  }
+  return in;
+}
+
+// The weight stream, the dot products, the reduction over warps, then the mode's epilogue. The
+// AddResidualNormed epilogue stays inline: as a function it changed the one-row kernel's machine code.
 template <int M, typename OutT, GemvMode Mode, bool kLoop>
 __global__ void __launch_bounds__(kGemvMaxThreads) gemvKernel(OutT* y, GemvArgs a) {
   __shared__ float partial[kGemvMaxThreads / 32][M];
@@ -118,16 +148,8 @@ __global__ void __launch_bounds__(kGemvMaxThreads) gemvKernel(OutT* y, GemvArgs 
 
   // What the epilogue reads from the kernels before is fetched now, under the weight stream.
   const bool writes = kSilu ? warp == 0 && lane < M && active : part == 0 && lane < M && active;
-  float scale = 1.0f, residualValue = 0.0f, normValue = 0.0f;
-  if (writes) {
-    if constexpr (Mode == GemvMode::Normed || kSilu)
-      scale = rmsScale(a.sumSquares, Mode == GemvMode::Normed && a.rowIndex ? a.rowIndex[lane] : lane, a.k,
-                       a.eps);
-    if constexpr (Mode == GemvMode::AddResidualNormed) {
-      residualValue = a.residual[static_cast<std::int64_t>(lane) * a.n + feature];
-      normValue = __bfloat162float(a.nextNorm[feature]);
-    }
-  }
+  EpilogueInputs in;
+  if (writes) in = fetchEpilogueInputs<Mode>(a, lane, feature);
 
   const bf16* xRows[M];
 #pragma unroll
@@ -174,12 +196,7 @@ __global__ void __launch_bounds__(kGemvMaxThreads) gemvKernel(OutT* y, GemvArgs 
     if (lane == 0) partial[warp][m] = total;
   }
   __syncthreads();
-  auto sumOf = [&](int firstWarp, int m) {
-    float total = 0.0f;
-    for (int q = 0; q < a.warps; ++q)
-      total += partial[firstWarp + q][m];
-    return total;
-  };
+  auto sumOf = [&](int firstWarp, int m) { return sumOverWarps<M>(partial, firstWarp, m, a.warps); };
 
   if constexpr (Mode == GemvMode::AddResidualNormed) {
     if (blockIdx.x == 0 && threadIdx.x < M) a.clear[threadIdx.x] = 0.0;
@@ -187,9 +204,9 @@ __global__ void __launch_bounds__(kGemvMaxThreads) gemvKernel(OutT* y, GemvArgs 
       float square = 0.0f;
       if (writes) {
         const std::int64_t at = static_cast<std::int64_t>(lane) * a.n + feature;
-        const float value = residualValue + sumOf(warp, lane);
+        const float value = in.residualValue + sumOf(warp, lane);
         a.residual[at] = value;
-        a.weighted[at] = __float2bfloat16(value * normValue);
+        a.weighted[at] = __float2bfloat16(value * in.normValue);
         square = value * value;
       }
       squares[group][lane] = square;
@@ -203,14 +220,14 @@ __global__ void __launch_bounds__(kGemvMaxThreads) gemvKernel(OutT* y, GemvArgs 
     }
   } else if constexpr (kSilu) {
     if (writes) {
-      const float gate = sumOf(0, lane) * scale;
-      const float up = sumOf(a.warps, lane) * scale;
+      const float gate = sumOf(0, lane) * in.scale;
+      const float up = sumOf(a.warps, lane) * in.scale;
       y[static_cast<std::int64_t>(lane) * a.n + feature] =
           fromFloat<OutT>(gate / (1.0f + __expf(-gate)) * up);
     }
   } else {
     if (writes)
-      y[static_cast<std::int64_t>(lane) * a.n + feature] = fromFloat<OutT>(sumOf(warp, lane) * scale);
+      y[static_cast<std::int64_t>(lane) * a.n + feature] = fromFloat<OutT>(sumOf(warp, lane) * in.scale);
   }
 }
 

@@ -38,6 +38,27 @@ __device__ unsigned blockSumUnsigned(unsigned v, unsigned* scratch) {
   return v;
 }
 
+// Top-k: the largest key t with at least k logits at or above it (ties at t are all kept).
+__device__ __forceinline__ unsigned topKThreshold(const float* l, int vocab, int topK, unsigned* scratch,
+                                                  int tid) {
+  unsigned lo = 0, hi = 0xffffffffu;  // count(key >= lo) >= k; the answer is in [lo, hi]
+  while (lo < hi) {
+    const auto mid = static_cast<unsigned>(lo + (static_cast<unsigned long long>(hi) - lo + 1) / 2);
+    unsigned count = 0;
+    for (int i = tid; i < vocab; i += kSampleThreads)
+      count += orderedKey(l[i]) >= mid ? 1u : 0u;
+    count = blockSumUnsigned(count, scratch);
+    if (count >= static_cast<unsigned>(topK)) {
+      lo = mid;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return lo;
+}
+
+// The argmax's reductions and the top-p search stay inline: as functions they changed the kernel's
+// machine code.
 __global__ void __launch_bounds__(kSampleThreads)
     sampleKernel(std::int32_t* tokens, const float* logits, int vocab, SampleParams params) {
   __shared__ float floatScratch[32];
@@ -119,24 +140,8 @@ __global__ void __launch_bounds__(kSampleThreads)
   const float invTemperature = 1.0f / temperature;
   auto weight = [&](float logit) { return __expf((logit - maxLogit) * invTemperature); };
 
-  // Top-k: the largest key t with at least k logits at or above it (ties at t are all kept).
   unsigned threshold = 0;
-  if (topK > 0 && topK < vocab) {
-    unsigned lo = 0, hi = 0xffffffffu;  // count(key >= lo) >= k; the answer is in [lo, hi]
-    while (lo < hi) {
-      const auto mid = static_cast<unsigned>(lo + (static_cast<unsigned long long>(hi) - lo + 1) / 2);
-      unsigned count = 0;
-      for (int i = tid; i < vocab; i += kSampleThreads)
-        count += orderedKey(l[i]) >= mid ? 1u : 0u;
-      count = blockSumUnsigned(count, uintScratch);
-      if (count >= static_cast<unsigned>(topK)) {
-        lo = mid;
-      } else {
-        hi = mid - 1;
-      }
-    }
-    threshold = lo;
-  }
+  if (topK > 0 && topK < vocab) threshold = topKThreshold(l, vocab, topK, uintScratch, tid);
   // Top-p: the largest key t (>= the top-k threshold) whose kept mass reaches topP of the top-k mass.
   const float topP = params.topP[row];
   if (topP > 0.0f && topP < 1.0f) {
