@@ -12,8 +12,8 @@
 //               mlp out = m Wdown                         GEMM (added at the next norm)
 //   logits = rmsnorm(x + mlp out) Wlm_head for the last row of each sampling sequence; sampled on the GPU
 //
-// GEMMs of up to 2 rows (decode at batch 1-2) use the own GEMVs, larger ones cuBLAS (at 4 rows cuBLAS
-// was already as fast, measured on an H200: docs/BENCHMARKS.md). At up to 2 rows a layer is five launches
+// GEMMs of up to 2 rows (decode at batch 1-2) use the own GEMVs, larger ones cuBLAS (from 4 rows on
+// cuBLAS is no slower; the comparison is in docs/BENCHMARKS.md). At up to 2 rows a layer is five launches
 // (by default the GEMVs that follow a GEMV as programmatic dependents, see DecodeOverlap): the qkv GEMV,
 // the attention, the o GEMV adding into the residual stream, the gate/up GEMV with SiLU * mul
 // after it, and the down GEMV adding into the residual stream. The norms are split between the GEMVs
@@ -55,7 +55,7 @@ void check(cudaError_t error, const char* what) {
 }
 
 // cuBLAS, opened when the first CUDA backend is made: a program that links this library but runs on the
-// CPU or the sim never maps it (cuBLAS and cuBLASLt take a few hundred MiB).
+// CPU or the sim never maps it (cuBLAS and cuBLASLt are large libraries).
 struct Cublas {
   decltype(&cublasCreate_v2) create = nullptr;
   decltype(&cublasDestroy_v2) destroy = nullptr;
