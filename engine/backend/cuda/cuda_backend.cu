@@ -26,7 +26,6 @@
 
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
-#include <dlfcn.h>
 
 #include <algorithm>
 #include <cassert>
@@ -41,105 +40,17 @@
 #include "core/error.h"
 #include "engine/backend/cuda/cuda_backend.h"
 #include "engine/backend/cuda/cuda_kernels.h"
+#include "engine/backend/cuda/cuda_support.h"
 #include "engine/backend/seeded_uniform.h"
 
 namespace ayar::engine {
 
 using cuda::Bf16;
+using cuda_support::check;
+using cuda_support::Cublas;
+using cuda_support::DeviceArray;
 
 namespace {
-
-void check(cudaError_t error, const char* what) {
-  if (error != cudaSuccess)
-    throw Error(std::string("CUDA: ") + what + " failed: " + cudaGetErrorString(error));
-}
-
-// cuBLAS, opened when the first CUDA backend is made: a program that links this library but runs on the
-// CPU or the sim never maps it (cuBLAS and cuBLASLt are large libraries).
-struct Cublas {
-  decltype(&cublasCreate_v2) create = nullptr;
-  decltype(&cublasDestroy_v2) destroy = nullptr;
-  decltype(&cublasSetStream_v2) setStream = nullptr;
-  decltype(&cublasSetWorkspace_v2) setWorkspace = nullptr;
-  cublasStatus_t (*gemmEx)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const void*,
-                           const void*, cudaDataType, int, const void*, cudaDataType, int, const void*, void*,
-                           cudaDataType, int, cublasComputeType_t, cublasGemmAlgo_t) = nullptr;
-  decltype(&cublasGetStatusString) statusString = nullptr;
-
-  // Throws ayar::Error when the library or one of its functions is missing.
-  static const Cublas& get() {
-    static const Cublas api = [] {
-      const std::string name = "libcublas.so." + std::to_string(CUBLAS_VER_MAJOR);
-      void* library = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
-      if (!library) {
-        throw Error("--device cuda needs " + name + " (cuBLAS " + std::to_string(CUBLAS_VER_MAJOR) +
-                    ", part of the CUDA Toolkit): " + dlerror() +
-                    "; install it or add its folder to LD_LIBRARY_PATH");
-      }
-      Cublas a;
-      auto load = [&](auto& function, const char* symbol) {
-        function = reinterpret_cast<std::remove_reference_t<decltype(function)>>(dlsym(library, symbol));
-        if (!function)
-          throw Error(name + " lacks " + symbol + ": install cuBLAS " + std::to_string(CUBLAS_VER_MAJOR));
-      };
-      load(a.create, "cublasCreate_v2");
-      load(a.destroy, "cublasDestroy_v2");
-      load(a.setStream, "cublasSetStream_v2");
-      load(a.setWorkspace, "cublasSetWorkspace_v2");
-      load(a.gemmEx, "cublasGemmEx");
-      load(a.statusString, "cublasGetStatusString");
-      return a;
-    }();
-    return api;
-  }
-};
-
-void check(cublasStatus_t status, const char* what) {
-  if (status != CUBLAS_STATUS_SUCCESS) {
-    throw Error(std::string("cuBLAS: ") + what + " failed: " + Cublas::get().statusString(status));
-  }
-}
-
-// A device allocation that frees itself.
-template <typename T>
-class DeviceArray {
- public:
-  DeviceArray() = default;
-  explicit DeviceArray(std::int64_t count) { resize(count); }
-  ~DeviceArray() { release(); }
-  DeviceArray(const DeviceArray&) = delete;
-  DeviceArray& operator=(const DeviceArray&) = delete;
-  DeviceArray(DeviceArray&& other) noexcept : m_data(other.m_data), m_count(other.m_count) {
-    other.m_data = nullptr;
-    other.m_count = 0;
-  }
-  DeviceArray& operator=(DeviceArray&&) = delete;
-
-  void resize(std::int64_t count) {
-    release();
-    if (count <= 0) return;
-    void* p = nullptr;
-    const cudaError_t error = cudaMalloc(&p, static_cast<std::size_t>(count) * sizeof(T));
-    if (error != cudaSuccess) {
-      throw Error("CUDA: allocating " + std::to_string(static_cast<std::size_t>(count) * sizeof(T) >> 20) +
-                  " MiB on the GPU failed (" + cudaGetErrorString(error) +
-                  "): lower --gpu-memory-utilization, --max-num-batched-tokens or --max-num-seqs");
-    }
-    m_data = static_cast<T*>(p);
-    m_count = count;
-  }
-  T* get() const { return m_data; }
-  std::int64_t size() const { return m_count; }
-
- private:
-  void release() {
-    if (m_data) cudaFree(m_data);
-    m_data = nullptr;
-    m_count = 0;
-  }
-  T* m_data = nullptr;
-  std::int64_t m_count = 0;
-};
 
 struct LayerDeviceWeights {
   DeviceArray<Bf16> inputLayernorm, qkvProj, qNorm, kNorm, oProj, postAttentionLayernorm, gateUpProj,
@@ -427,40 +338,6 @@ struct CudaBackend::State {
     cuda::sampleTokens(sampled.get(), logits.get(), plan.sampleCount, c.vocabSize, params, stream);
   }
 };
-
-CudaDeviceInfo probeCudaDevice() {
-  CudaDeviceInfo info;
-  int count = 0;
-  const cudaError_t error = cudaGetDeviceCount(&count);
-  if (error != cudaSuccess) {
-    info.problem = error == cudaErrorInsufficientDriver
-                       ? "no NVIDIA driver is loaded, or it is older than this build's CUDA runtime"
-                       : cudaGetErrorString(error);
-    cudaGetLastError();  // clear it
-    return info;
-  }
-  if (count == 0) {
-    info.problem = "no CUDA device is visible";
-    return info;
-  }
-  cudaDeviceProp prop{};
-  check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
-  info.name = prop.name;
-  info.computeMajor = prop.major;
-  info.computeMinor = prop.minor;
-  info.multiprocessors = prop.multiProcessorCount;
-  std::size_t freeBytes = 0, totalBytes = 0;
-  check(cudaMemGetInfo(&freeBytes, &totalBytes), "cudaMemGetInfo");
-  info.freeBytes = static_cast<std::int64_t>(freeBytes);
-  info.totalBytes = static_cast<std::int64_t>(totalBytes);
-  if (prop.major < 9) {
-    info.problem = std::string(prop.name) + " has compute capability " + std::to_string(prop.major) + "." +
-                   std::to_string(prop.minor) + "; this build's kernels need 9.0 (Hopper) or later";
-    return info;
-  }
-  info.usable = true;
-  return info;
-}
 
 CudaBackend::CudaBackend(const ModelConfig& config, const Weights* hostWeights, std::uint64_t dummySeed,
                          const CudaBackendOptions& options)
@@ -776,31 +653,6 @@ std::vector<float> CudaBackend::lastLogits() const {
 std::unique_ptr<Backend> makeCudaBackend(const ModelConfig& config, const Weights* hostWeights,
                                          std::uint64_t dummySeed, const CudaBackendOptions& options) {
   return std::make_unique<CudaBackend>(config, hostWeights, dummySeed, options);
-}
-
-double measureCopyBandwidth(std::int64_t bytes, int repeats) {
-  DeviceArray<std::uint8_t> source(bytes), destination(bytes);
-  check(cudaMemset(source.get(), 1, static_cast<std::size_t>(bytes)), "cudaMemset");
-  cudaEvent_t start = nullptr, stop = nullptr;
-  check(cudaEventCreate(&start), "cudaEventCreate");
-  check(cudaEventCreate(&stop), "cudaEventCreate");
-  std::vector<float> times;
-  for (int i = 0; i < repeats + 2; ++i) {
-    check(cudaEventRecord(start), "cudaEventRecord");
-    check(cudaMemcpy(destination.get(), source.get(), static_cast<std::size_t>(bytes),
-                     cudaMemcpyDeviceToDevice),
-          "cudaMemcpy");
-    check(cudaEventRecord(stop), "cudaEventRecord");
-    check(cudaEventSynchronize(stop), "cudaEventSynchronize");
-    float ms = 0.0f;
-    check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
-    if (i >= 2) times.push_back(ms);  // two warm-ups
-  }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  std::sort(times.begin(), times.end());
-  const double median = times[times.size() / 2];
-  return 2.0 * static_cast<double>(bytes) / (median * 1e-3);
 }
 
 }  // namespace ayar::engine
