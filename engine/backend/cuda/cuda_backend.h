@@ -33,10 +33,9 @@ enum class DecodeOverlap {
   All,           // also the decode attention after qkv and the o GEMV after the attention
 };
 
-struct CudaBackendOptions {
-  bool enforceEager = false;  // no CUDA graphs for decode steps
-  std::uint64_t seed = 0;     // draws of requests without their own seed
-  int maxPositions = 0;       // positions the rotary table covers (0: the model's maximum)
+// Settings that exist to measure the backend, not to run it: the engine leaves them at their defaults,
+// and only bench_cuda_backend (and the backend's tests of each setting) change them.
+struct CudaBackendTuning {
   // BetweenGemvs, not All: the o GEMV's early weight loads would delay the latency-bound attention before
   // it by more than the overlap gains (the comparison is in docs/BENCHMARKS.md).
   DecodeOverlap overlap = DecodeOverlap::BetweenGemvs;
@@ -47,6 +46,13 @@ struct CudaBackendOptions {
   // Time each step on the device too (CUDA events around its transfers and kernels; see
   // CudaBackend::lastStepDeviceMs), to measure the host's share of a step.
   bool timeSteps = false;
+};
+
+struct CudaBackendOptions {
+  bool enforceEager = false;   // no CUDA graphs for decode steps
+  std::uint64_t seed = 0;      // draws of requests without their own seed
+  int maxPositions = 0;        // positions the rotary table covers (0: the model's maximum)
+  CudaBackendTuning tuning{};  // the benchmark's settings (see above)
 };
 
 // The bf16 forward pass on one NVIDIA GPU: cuBLAS GEMMs (fused QKV and gate/up projections) and a
@@ -79,7 +85,7 @@ class CudaBackend final : public Backend {
   std::int64_t weightBytes() const;
   // Decode graphs captured so far (0 with enforceEager).
   int capturedGraphs() const;
-  // With CudaBackendOptions::timeSteps: the device's time for the last step, from the start of its input
+  // With CudaBackendTuning::timeSteps: the device's time for the last step, from the start of its input
   // transfer to the end of the sampled tokens' transfer (what the step costs the GPU; the rest of the
   // step's wall time is the host's). 0 otherwise.
   double lastStepDeviceMs() const;
