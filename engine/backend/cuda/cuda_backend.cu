@@ -12,8 +12,8 @@
 //               mlp out = m Wdown                         GEMM (added at the next norm)
 //   logits = rmsnorm(x + mlp out) Wlm_head for the last row of each sampling sequence; sampled on the GPU
 //
-// GEMMs of up to 2 rows (decode at batch 1-2) use the own GEMVs, larger ones cuBLAS (at 4 rows cuBLAS
-// was already as fast, measured on an H200: docs/BENCHMARKS.md). At up to 2 rows a layer is five launches
+// GEMMs of up to 2 rows (decode at batch 1-2) use the own GEMVs, larger ones cuBLAS (from 4 rows on
+// cuBLAS is no slower; the comparison is in docs/BENCHMARKS.md). At up to 2 rows a layer is five launches
 // (by default the GEMVs that follow a GEMV as programmatic dependents, see DecodeOverlap): the qkv GEMV,
 // the attention, the o GEMV adding into the residual stream, the gate/up GEMV with SiLU * mul
 // after it, and the down GEMV adding into the residual stream. The norms are split between the GEMVs
@@ -26,7 +26,6 @@
 
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
-#include <dlfcn.h>
 
 #include <algorithm>
 #include <cassert>
@@ -41,105 +40,17 @@
 #include "core/error.h"
 #include "engine/backend/cuda/cuda_backend.h"
 #include "engine/backend/cuda/cuda_kernels.h"
+#include "engine/backend/cuda/cuda_support.h"
 #include "engine/backend/seeded_uniform.h"
 
 namespace ayar::engine {
 
 using cuda::Bf16;
+using cuda_support::check;
+using cuda_support::Cublas;
+using cuda_support::DeviceArray;
 
 namespace {
-
-void check(cudaError_t error, const char* what) {
-  if (error != cudaSuccess)
-    throw Error(std::string("CUDA: ") + what + " failed: " + cudaGetErrorString(error));
-}
-
-// cuBLAS, opened when the first CUDA backend is made: a program that links this library but runs on the
-// CPU or the sim never maps it (cuBLAS and cuBLASLt take a few hundred MiB).
-struct Cublas {
-  decltype(&cublasCreate_v2) create = nullptr;
-  decltype(&cublasDestroy_v2) destroy = nullptr;
-  decltype(&cublasSetStream_v2) setStream = nullptr;
-  decltype(&cublasSetWorkspace_v2) setWorkspace = nullptr;
-  cublasStatus_t (*gemmEx)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const void*,
-                           const void*, cudaDataType, int, const void*, cudaDataType, int, const void*, void*,
-                           cudaDataType, int, cublasComputeType_t, cublasGemmAlgo_t) = nullptr;
-  decltype(&cublasGetStatusString) statusString = nullptr;
-
-  // Throws ayar::Error when the library or one of its functions is missing.
-  static const Cublas& get() {
-    static const Cublas api = [] {
-      const std::string name = "libcublas.so." + std::to_string(CUBLAS_VER_MAJOR);
-      void* library = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
-      if (!library) {
-        throw Error("--device cuda needs " + name + " (cuBLAS " + std::to_string(CUBLAS_VER_MAJOR) +
-                    ", part of the CUDA Toolkit): " + dlerror() +
-                    "; install it or add its folder to LD_LIBRARY_PATH");
-      }
-      Cublas a;
-      auto load = [&](auto& function, const char* symbol) {
-        function = reinterpret_cast<std::remove_reference_t<decltype(function)>>(dlsym(library, symbol));
-        if (!function)
-          throw Error(name + " lacks " + symbol + ": install cuBLAS " + std::to_string(CUBLAS_VER_MAJOR));
-      };
-      load(a.create, "cublasCreate_v2");
-      load(a.destroy, "cublasDestroy_v2");
-      load(a.setStream, "cublasSetStream_v2");
-      load(a.setWorkspace, "cublasSetWorkspace_v2");
-      load(a.gemmEx, "cublasGemmEx");
-      load(a.statusString, "cublasGetStatusString");
-      return a;
-    }();
-    return api;
-  }
-};
-
-void check(cublasStatus_t status, const char* what) {
-  if (status != CUBLAS_STATUS_SUCCESS) {
-    throw Error(std::string("cuBLAS: ") + what + " failed: " + Cublas::get().statusString(status));
-  }
-}
-
-// A device allocation that frees itself.
-template <typename T>
-class DeviceArray {
- public:
-  DeviceArray() = default;
-  explicit DeviceArray(std::int64_t count) { resize(count); }
-  ~DeviceArray() { release(); }
-  DeviceArray(const DeviceArray&) = delete;
-  DeviceArray& operator=(const DeviceArray&) = delete;
-  DeviceArray(DeviceArray&& other) noexcept : m_data(other.m_data), m_count(other.m_count) {
-    other.m_data = nullptr;
-    other.m_count = 0;
-  }
-  DeviceArray& operator=(DeviceArray&&) = delete;
-
-  void resize(std::int64_t count) {
-    release();
-    if (count <= 0) return;
-    void* p = nullptr;
-    const cudaError_t error = cudaMalloc(&p, static_cast<std::size_t>(count) * sizeof(T));
-    if (error != cudaSuccess) {
-      throw Error("CUDA: allocating " + std::to_string(static_cast<std::size_t>(count) * sizeof(T) >> 20) +
-                  " MiB on the GPU failed (" + cudaGetErrorString(error) +
-                  "): lower --gpu-memory-utilization, --max-num-batched-tokens or --max-num-seqs");
-    }
-    m_data = static_cast<T*>(p);
-    m_count = count;
-  }
-  T* get() const { return m_data; }
-  std::int64_t size() const { return m_count; }
-
- private:
-  void release() {
-    if (m_data) cudaFree(m_data);
-    m_data = nullptr;
-    m_count = 0;
-  }
-  T* m_data = nullptr;
-  std::int64_t m_count = 0;
-};
 
 struct LayerDeviceWeights {
   DeviceArray<Bf16> inputLayernorm, qkvProj, qNorm, kNorm, oProj, postAttentionLayernorm, gateUpProj,
@@ -153,7 +64,7 @@ int roundUp(int value, int multiple) {
 // Steps of up to this many tokens use the own GEMV instead of cuBLAS (see bench_cuda_backend's rows).
 constexpr int kGemvRows = cuda::kGemvFusedRows;
 
-// The row count a step of more than kGemvRows rows computes with (see CudaBackendOptions::bucketRows),
+// The row count a step of more than kGemvRows rows computes with (see CudaBackendTuning::bucketRows),
 // and the lm_head's count of sampled rows in such a step.
 int bucketRows(int rows) {
   const int grain = rows <= 256 ? 16 : rows <= 1024 ? 64 : rows <= 4096 ? 256 : 512;
@@ -212,7 +123,7 @@ struct CudaBackend::State {
   std::map<std::tuple<int, int, int>, cudaGraphExec_t> graphs;
   std::uint64_t unseededDraws = 0;
 
-  // With options.timeSteps: events around each step's device work.
+  // With options.tuning.timeSteps: events around each step's device work.
   cudaEvent_t stepStart = nullptr, stepEnd = nullptr;
   double lastDeviceMs = 0.0;
 
@@ -266,7 +177,7 @@ struct CudaBackend::State {
     Layout layout;
     int decodeCount = 0, prefillCount = 0, maxQueryLen = 0, splits = 1, sampleCount = 0;
     // Rows the GEMMs and row-wise kernels of a step of more than kGemvRows rows compute, and the lm_head's
-    // (see CudaBackendOptions::bucketRows); the rows past the step's own hold stale values nobody reads.
+    // (see CudaBackendTuning::bucketRows); the rows past the step's own hold stale values nobody reads.
     int gemmRows = 0, gemmSamples = 0;
   };
 
@@ -348,7 +259,7 @@ struct CudaBackend::State {
     // post-attention norm. Larger steps add the MLP output at the next norm.
     const bool fused = rows <= kGemvRows;
     // Launches: see DecodeOverlap. Larger steps launch plainly.
-    const DecodeOverlap overlap = fused ? options.overlap : DecodeOverlap::None;
+    const DecodeOverlap overlap = fused ? options.tuning.overlap : DecodeOverlap::None;
     const cuda::Launch afterGemv =
         overlap != DecodeOverlap::None ? cuda::Launch::Dependent : cuda::Launch::Plain;
     const cuda::Launch afterAttention =
@@ -426,41 +337,175 @@ struct CudaBackend::State {
                               reinterpret_cast<const float*>(in + l.uniform)};
     cuda::sampleTokens(sampled.get(), logits.get(), plan.sampleCount, c.vocabSize, params, stream);
   }
-};
 
-CudaDeviceInfo probeCudaDevice() {
-  CudaDeviceInfo info;
-  int count = 0;
-  const cudaError_t error = cudaGetDeviceCount(&count);
-  if (error != cudaSuccess) {
-    info.problem = error == cudaErrorInsufficientDriver
-                       ? "no NVIDIA driver is loaded, or it is older than this build's CUDA runtime"
-                       : cudaGetErrorString(error);
-    cudaGetLastError();  // clear it
-    return info;
+  // The stages of a step (see CudaBackend::step): check the batch, plan the step, pack its inputs, launch
+  // it (or replay its decode graph), collect the sampled tokens.
+
+  // What checkBatch finds out about a batch besides its being well formed.
+  struct BatchShape {
+    int tokens = 0, maxBlocks = 1, maxContext = 1, maxQueryLen = 0, samples = 0;
+    bool allDecode = true;  // every sequence decodes one token and samples: a step a decode graph can run
+  };
+
+  // Checks the batch (a malformed one would write outside the cache) and sizes the step.
+  BatchShape checkBatch(std::span<const SeqStep> batch) const {
+    const ModelConfig& c = config;
+    BatchShape shape;
+    for (const SeqStep& seq : batch) {
+      for (const std::int32_t token : seq.tokens) {
+        if (token < 0 || token >= c.vocabSize) {
+          throw Error("token id " + std::to_string(token) + " is outside the vocabulary of " + c.name +
+                      " (0.." + std::to_string(c.vocabSize - 1) + ")");
+        }
+      }
+      const std::int64_t end = std::int64_t{seq.position} + static_cast<std::int64_t>(seq.tokens.size());
+      const std::int64_t blocksNeeded = (end + blockSize - 1) / blockSize;
+      if (seq.tokens.empty() || seq.position < 0 || end > ropePositions ||
+          static_cast<std::int64_t>(seq.blockTable.size()) < blocksNeeded || (seq.sample && !seq.sampling)) {
+        throw std::logic_error("malformed SeqStep for sequence " + std::to_string(seq.seqId));
+      }
+      for (std::int64_t b = 0; b < blocksNeeded; ++b) {
+        const std::int32_t block = seq.blockTable[static_cast<std::size_t>(b)];
+        if (block < 0 || block >= numBlocks) {
+          throw std::logic_error("block id out of range for sequence " + std::to_string(seq.seqId));
+        }
+      }
+      shape.tokens += static_cast<int>(seq.tokens.size());
+      shape.maxBlocks = std::max(shape.maxBlocks, static_cast<int>(blocksNeeded));
+      shape.maxContext = std::max(shape.maxContext, static_cast<int>(end));
+      shape.maxQueryLen = std::max(shape.maxQueryLen, static_cast<int>(seq.tokens.size()));
+      shape.samples += seq.sample ? 1 : 0;
+      shape.allDecode = shape.allDecode && seq.tokens.size() == 1 && seq.sample;
+    }
+    return shape;
   }
-  if (count == 0) {
-    info.problem = "no CUDA device is visible";
-    return info;
+
+  // The step's layout, row counts and attention splits; grows the buffers to hold it.
+  Plan planStep(std::span<const SeqStep> batch, const BatchShape& shape) {
+    const ModelConfig& c = config;
+    const int seqs = static_cast<int>(batch.size());
+    Plan plan;
+    plan.layout = layoutFor(shape.tokens, seqs, nextPowerOfTwo(shape.maxBlocks));
+    plan.sampleCount = shape.samples;
+    plan.maxQueryLen = shape.maxQueryLen;
+    const bool bucketed = shape.tokens > kGemvRows && options.tuning.bucketRows;
+    plan.gemmRows = bucketed ? bucketRows(shape.tokens) : shape.tokens;
+    plan.gemmSamples = bucketed ? bucketSamples(shape.samples) : shape.samples;
+    for (const SeqStep& seq : batch)
+      plan.decodeCount += seq.tokens.size() == 1 ? 1 : 0;
+    plan.prefillCount = seqs - plan.decodeCount;
+    plan.splits = plan.decodeCount > 0 ? cuda::decodeAttentionSplits(plan.decodeCount, shape.maxContext,
+                                                                     c.numKvHeads, multiprocessors)
+                                       : 1;
+    ensureCapacity(
+        plan.gemmRows, std::max(seqs, plan.gemmSamples), plan.layout.total,
+        cuda::decodeAttentionPartialFloats(std::max(plan.decodeCount, 1), c.numHeads, plan.splits));
+    return plan;
   }
-  cudaDeviceProp prop{};
-  check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
-  info.name = prop.name;
-  info.computeMajor = prop.major;
-  info.computeMinor = prop.minor;
-  info.multiprocessors = prop.multiProcessorCount;
-  std::size_t freeBytes = 0, totalBytes = 0;
-  check(cudaMemGetInfo(&freeBytes, &totalBytes), "cudaMemGetInfo");
-  info.freeBytes = static_cast<std::int64_t>(freeBytes);
-  info.totalBytes = static_cast<std::int64_t>(totalBytes);
-  if (prop.major < 9) {
-    info.problem = std::string(prop.name) + " has compute capability " + std::to_string(prop.major) + "." +
-                   std::to_string(prop.minor) + "; this build's kernels need 9.0 (Hopper) or later";
-    return info;
+
+  // The step's inputs into the pinned staging buffer, in the plan's layout; each sampled row's draw.
+  void packInputs(std::span<const SeqStep> batch, const Plan& plan) {
+    const Layout& l = plan.layout;
+    std::int32_t* h = hostStaging;
+    int row = 0, decodes = 0, prefills = 0;
+    for (int i = 0; i < l.seqs; ++i) {
+      const SeqStep& seq = batch[static_cast<std::size_t>(i)];
+      const int count = static_cast<int>(seq.tokens.size());
+      h[l.queryStart + i] = row;
+      h[l.queryLen + i] = count;
+      h[l.contextLen + i] = seq.position + count;
+      for (int t = 0; t < count; ++t, ++row) {
+        const int position = seq.position + t;
+        h[l.tokenIds + row] = seq.tokens[static_cast<std::size_t>(t)];
+        h[l.positions + row] = position;
+        h[l.slots + row] =
+            seq.blockTable[static_cast<std::size_t>(position / blockSize)] * blockSize + position % blockSize;
+      }
+      if (count == 1) {
+        h[l.decodeSeqs + decodes++] = i;
+      } else {
+        h[l.prefillSeqs + prefills++] = i;
+      }
+      const std::int64_t blocks =
+          std::min<std::int64_t>(static_cast<std::int64_t>(seq.blockTable.size()), l.stride);
+      std::copy_n(seq.blockTable.data(), blocks, h + l.blockTables + static_cast<std::int64_t>(i) * l.stride);
+      std::fill(h + l.blockTables + static_cast<std::int64_t>(i) * l.stride + blocks,
+                h + l.blockTables + static_cast<std::int64_t>(i + 1) * l.stride, 0);
+      if (seq.sample) {
+        const int k = lastSampledRows++;
+        const SamplingParams& p = *seq.sampling;
+        h[l.sampleRows + k] = row - 1;
+        h[l.topK + k] = p.topK;
+        const float temperature = p.temperature;
+        const float topP = p.topP;
+        const auto uniform = static_cast<float>(
+            p.hasSeed ? seededUniform(p.seed, seq.generatedSoFar)
+                      : seededUniform(options.seed, static_cast<std::int64_t>(unseededDraws++)));
+        std::memcpy(h + l.temperature + k, &temperature, sizeof(float));
+        std::memcpy(h + l.topP + k, &topP, sizeof(float));
+        std::memcpy(h + l.uniform + k, &uniform, sizeof(float));
+      }
+    }
   }
-  info.usable = true;
-  return info;
-}
+
+  // Enqueues the step: its inputs' transfer, then its decode graph (captured at its first use) where
+  // every sequence decodes and graphs are on, else the forward pass launch by launch, then the sampled
+  // tokens' transfer back.
+  void launchStep(const Plan& plan, bool allDecode) {
+    if (stepStart) check(cudaEventRecord(stepStart, stream), "cudaEventRecord");
+    check(cudaMemcpyAsync(staging.get(), hostStaging,
+                          static_cast<std::size_t>(plan.layout.total) * sizeof(std::int32_t),
+                          cudaMemcpyHostToDevice, stream),
+          "copying the step's inputs");
+    if (allDecode && !options.enforceEager) {
+      check(cudaGraphLaunch(decodeGraph(plan), stream), "cudaGraphLaunch");
+    } else {
+      forward(plan);
+    }
+    if (plan.sampleCount > 0) {
+      check(cudaMemcpyAsync(hostSampled, sampled.get(), sizeof(std::int32_t) * plan.sampleCount,
+                            cudaMemcpyDeviceToHost, stream),
+            "copying the sampled tokens");
+    }
+    if (stepEnd) check(cudaEventRecord(stepEnd, stream), "cudaEventRecord");
+  }
+
+  // The decode graph of the plan's (batch size, splits, block-table width), captured from forward() the
+  // first time.
+  cudaGraphExec_t decodeGraph(const Plan& plan) {
+    const auto key = std::make_tuple(plan.layout.seqs, plan.splits, plan.layout.stride);
+    auto it = graphs.find(key);
+    if (it == graphs.end()) {
+      cudaGraph_t graph = nullptr;
+      check(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
+      try {
+        forward(plan);
+      } catch (...) {
+        cudaStreamEndCapture(stream, &graph);
+        if (graph) cudaGraphDestroy(graph);
+        throw;
+      }
+      check(cudaStreamEndCapture(stream, &graph), "cudaStreamEndCapture");
+      cudaGraphExec_t exec = nullptr;
+      const cudaError_t instantiated = cudaGraphInstantiate(&exec, graph, 0);
+      cudaGraphDestroy(graph);
+      check(instantiated, "cudaGraphInstantiate");
+      it = graphs.emplace(key, exec).first;
+    }
+    return it->second;
+  }
+
+  // Waits for the step, hands back its sampled tokens and, with timing on, its device time.
+  void collectStep(int samples, StepOutput& out) {
+    check(cudaStreamSynchronize(stream), "running the step");
+    out.sampled.assign(hostSampled, hostSampled + samples);
+    if (stepEnd) {
+      float ms = 0.0f;
+      check(cudaEventElapsedTime(&ms, stepStart, stepEnd), "cudaEventElapsedTime");
+      lastDeviceMs = ms;
+    }
+  }
+};
 
 CudaBackend::CudaBackend(const ModelConfig& config, const Weights* hostWeights, std::uint64_t dummySeed,
                          const CudaBackendOptions& options)
@@ -483,7 +528,7 @@ CudaBackend::CudaBackend(const ModelConfig& config, const Weights* hostWeights, 
   s.qkvDim = s.qDim + 2 * s.kvDim;
   check(cudaSetDevice(0), "cudaSetDevice");
   check(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking), "cudaStreamCreate");
-  if (options.timeSteps) {
+  if (options.tuning.timeSteps) {
     check(cudaEventCreate(&s.stepStart), "cudaEventCreate");
     check(cudaEventCreate(&s.stepEnd), "cudaEventCreate");
   }
@@ -592,7 +637,8 @@ void CudaBackend::allocateKvCache(int numBlocks, int blockSize) {
 void CudaBackend::warmUp(int maxBatchedTokens, int maxSeqs) {
   State& s = *m;
   const ModelConfig& c = s.config;
-  if (!s.options.bucketRows) return;  // without buckets the shapes are unbounded: nothing to meet in advance
+  if (!s.options.tuning.bucketRows)
+    return;  // without buckets the shapes are unbounded: nothing to meet in advance
   const int mostRows = bucketRows(std::max(maxBatchedTokens, kGemvRows + 1));
   const int mostSamples = bucketSamples(std::max(maxSeqs, 1));
   s.ensureCapacity(mostRows, mostSamples, 0, 0);
@@ -619,145 +665,16 @@ int CudaBackend::capturedGraphs() const {
 
 void CudaBackend::step(std::span<const SeqStep> batch, StepOutput& out) {
   State& s = *m;
-  const ModelConfig& c = s.config;
   out.sampled.clear();
   out.releaseAt.clear();
   s.lastSampledRows = 0;
   if (s.numBlocks == 0) throw std::logic_error("CudaBackend::step before allocateKvCache");
   if (batch.empty()) return;
-
-  // Check the batch (a malformed one would write outside the cache) and size the step.
-  int tokens = 0, maxBlocks = 1, maxContext = 1, maxQueryLen = 0, samples = 0;
-  bool allDecode = true;
-  for (const SeqStep& seq : batch) {
-    for (const std::int32_t token : seq.tokens) {
-      if (token < 0 || token >= c.vocabSize) {
-        throw Error("token id " + std::to_string(token) + " is outside the vocabulary of " + c.name +
-                    " (0.." + std::to_string(c.vocabSize - 1) + ")");
-      }
-    }
-    const std::int64_t end = std::int64_t{seq.position} + static_cast<std::int64_t>(seq.tokens.size());
-    const std::int64_t blocksNeeded = (end + s.blockSize - 1) / s.blockSize;
-    if (seq.tokens.empty() || seq.position < 0 || end > s.ropePositions ||
-        static_cast<std::int64_t>(seq.blockTable.size()) < blocksNeeded || (seq.sample && !seq.sampling)) {
-      throw std::logic_error("malformed SeqStep for sequence " + std::to_string(seq.seqId));
-    }
-    for (std::int64_t b = 0; b < blocksNeeded; ++b) {
-      const std::int32_t block = seq.blockTable[static_cast<std::size_t>(b)];
-      if (block < 0 || block >= s.numBlocks) {
-        throw std::logic_error("block id out of range for sequence " + std::to_string(seq.seqId));
-      }
-    }
-    tokens += static_cast<int>(seq.tokens.size());
-    maxBlocks = std::max(maxBlocks, static_cast<int>(blocksNeeded));
-    maxContext = std::max(maxContext, static_cast<int>(end));
-    maxQueryLen = std::max(maxQueryLen, static_cast<int>(seq.tokens.size()));
-    samples += seq.sample ? 1 : 0;
-    allDecode = allDecode && seq.tokens.size() == 1 && seq.sample;
-  }
-  const int seqs = static_cast<int>(batch.size());
-
-  State::Plan plan;
-  const int stride = nextPowerOfTwo(maxBlocks);
-  plan.layout = State::layoutFor(tokens, seqs, stride);
-  plan.sampleCount = samples;
-  plan.maxQueryLen = maxQueryLen;
-  const bool bucketed = tokens > kGemvRows && s.options.bucketRows;
-  plan.gemmRows = bucketed ? bucketRows(tokens) : tokens;
-  plan.gemmSamples = bucketed ? bucketSamples(samples) : samples;
-  int decodeCount = 0;
-  for (const SeqStep& seq : batch)
-    decodeCount += seq.tokens.size() == 1 ? 1 : 0;
-  plan.splits = decodeCount > 0
-                    ? cuda::decodeAttentionSplits(decodeCount, maxContext, c.numKvHeads, s.multiprocessors)
-                    : 1;
-  s.ensureCapacity(plan.gemmRows, std::max(seqs, plan.gemmSamples), plan.layout.total,
-                   cuda::decodeAttentionPartialFloats(std::max(decodeCount, 1), c.numHeads, plan.splits));
-
-  // Pack the inputs.
-  const State::Layout& l = plan.layout;
-  std::int32_t* h = s.hostStaging;
-  int row = 0;
-  for (int i = 0; i < seqs; ++i) {
-    const SeqStep& seq = batch[static_cast<std::size_t>(i)];
-    const int count = static_cast<int>(seq.tokens.size());
-    h[l.queryStart + i] = row;
-    h[l.queryLen + i] = count;
-    h[l.contextLen + i] = seq.position + count;
-    for (int t = 0; t < count; ++t, ++row) {
-      const int position = seq.position + t;
-      h[l.tokenIds + row] = seq.tokens[static_cast<std::size_t>(t)];
-      h[l.positions + row] = position;
-      h[l.slots + row] = seq.blockTable[static_cast<std::size_t>(position / s.blockSize)] * s.blockSize +
-                         position % s.blockSize;
-    }
-    if (count == 1) {
-      h[l.decodeSeqs + plan.decodeCount++] = i;
-    } else {
-      h[l.prefillSeqs + plan.prefillCount++] = i;
-    }
-    const std::int64_t blocks =
-        std::min<std::int64_t>(static_cast<std::int64_t>(seq.blockTable.size()), stride);
-    std::copy_n(seq.blockTable.data(), blocks, h + l.blockTables + static_cast<std::int64_t>(i) * stride);
-    std::fill(h + l.blockTables + static_cast<std::int64_t>(i) * stride + blocks,
-              h + l.blockTables + static_cast<std::int64_t>(i + 1) * stride, 0);
-    if (seq.sample) {
-      const int k = s.lastSampledRows++;
-      const SamplingParams& p = *seq.sampling;
-      h[l.sampleRows + k] = row - 1;
-      h[l.topK + k] = p.topK;
-      const float temperature = p.temperature;
-      const float topP = p.topP;
-      const auto uniform = static_cast<float>(
-          p.hasSeed ? seededUniform(p.seed, seq.generatedSoFar)
-                    : seededUniform(s.options.seed, static_cast<std::int64_t>(s.unseededDraws++)));
-      std::memcpy(h + l.temperature + k, &temperature, sizeof(float));
-      std::memcpy(h + l.topP + k, &topP, sizeof(float));
-      std::memcpy(h + l.uniform + k, &uniform, sizeof(float));
-    }
-  }
-  if (s.stepStart) check(cudaEventRecord(s.stepStart, s.stream), "cudaEventRecord");
-  check(cudaMemcpyAsync(s.staging.get(), h, static_cast<std::size_t>(l.total) * sizeof(std::int32_t),
-                        cudaMemcpyHostToDevice, s.stream),
-        "copying the step's inputs");
-
-  if (allDecode && !s.options.enforceEager) {
-    const auto key = std::make_tuple(seqs, plan.splits, stride);
-    auto it = s.graphs.find(key);
-    if (it == s.graphs.end()) {
-      cudaGraph_t graph = nullptr;
-      check(cudaStreamBeginCapture(s.stream, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
-      try {
-        s.forward(plan);
-      } catch (...) {
-        cudaStreamEndCapture(s.stream, &graph);
-        if (graph) cudaGraphDestroy(graph);
-        throw;
-      }
-      check(cudaStreamEndCapture(s.stream, &graph), "cudaStreamEndCapture");
-      cudaGraphExec_t exec = nullptr;
-      const cudaError_t instantiated = cudaGraphInstantiate(&exec, graph, 0);
-      cudaGraphDestroy(graph);
-      check(instantiated, "cudaGraphInstantiate");
-      it = s.graphs.emplace(key, exec).first;
-    }
-    check(cudaGraphLaunch(it->second, s.stream), "cudaGraphLaunch");
-  } else {
-    s.forward(plan);
-  }
-  if (samples > 0) {
-    check(cudaMemcpyAsync(s.hostSampled, s.sampled.get(), sizeof(std::int32_t) * samples,
-                          cudaMemcpyDeviceToHost, s.stream),
-          "copying the sampled tokens");
-  }
-  if (s.stepEnd) check(cudaEventRecord(s.stepEnd, s.stream), "cudaEventRecord");
-  check(cudaStreamSynchronize(s.stream), "running the step");
-  out.sampled.assign(s.hostSampled, s.hostSampled + samples);
-  if (s.stepEnd) {
-    float ms = 0.0f;
-    check(cudaEventElapsedTime(&ms, s.stepStart, s.stepEnd), "cudaEventElapsedTime");
-    s.lastDeviceMs = ms;
-  }
+  const State::BatchShape shape = s.checkBatch(batch);
+  const State::Plan plan = s.planStep(batch, shape);
+  s.packInputs(batch, plan);
+  s.launchStep(plan, shape.allDecode);
+  s.collectStep(shape.samples, out);
 }
 
 double CudaBackend::lastStepDeviceMs() const {
@@ -776,31 +693,6 @@ std::vector<float> CudaBackend::lastLogits() const {
 std::unique_ptr<Backend> makeCudaBackend(const ModelConfig& config, const Weights* hostWeights,
                                          std::uint64_t dummySeed, const CudaBackendOptions& options) {
   return std::make_unique<CudaBackend>(config, hostWeights, dummySeed, options);
-}
-
-double measureCopyBandwidth(std::int64_t bytes, int repeats) {
-  DeviceArray<std::uint8_t> source(bytes), destination(bytes);
-  check(cudaMemset(source.get(), 1, static_cast<std::size_t>(bytes)), "cudaMemset");
-  cudaEvent_t start = nullptr, stop = nullptr;
-  check(cudaEventCreate(&start), "cudaEventCreate");
-  check(cudaEventCreate(&stop), "cudaEventCreate");
-  std::vector<float> times;
-  for (int i = 0; i < repeats + 2; ++i) {
-    check(cudaEventRecord(start), "cudaEventRecord");
-    check(cudaMemcpy(destination.get(), source.get(), static_cast<std::size_t>(bytes),
-                     cudaMemcpyDeviceToDevice),
-          "cudaMemcpy");
-    check(cudaEventRecord(stop), "cudaEventRecord");
-    check(cudaEventSynchronize(stop), "cudaEventSynchronize");
-    float ms = 0.0f;
-    check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
-    if (i >= 2) times.push_back(ms);  // two warm-ups
-  }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  std::sort(times.begin(), times.end());
-  const double median = times[times.size() / 2];
-  return 2.0 * static_cast<double>(bytes) / (median * 1e-3);
 }
 
 }  // namespace ayar::engine

@@ -33,10 +33,9 @@ enum class DecodeOverlap {
   All,           // also the decode attention after qkv and the o GEMV after the attention
 };
 
-struct CudaBackendOptions {
-  bool enforceEager = false;  // no CUDA graphs for decode steps
-  std::uint64_t seed = 0;     // draws of requests without their own seed
-  int maxPositions = 0;       // positions the rotary table covers (0: the model's maximum)
+// Settings that exist to measure the backend, not to run it: the engine leaves them at their defaults,
+// and only bench_cuda_backend (and the backend's tests of each setting) change them.
+struct CudaBackendTuning {
   // BetweenGemvs, not All: the o GEMV's early weight loads would delay the latency-bound attention before
   // it by more than the overlap gains (the comparison is in docs/BENCHMARKS.md).
   DecodeOverlap overlap = DecodeOverlap::BetweenGemvs;
@@ -49,10 +48,17 @@ struct CudaBackendOptions {
   bool timeSteps = false;
 };
 
+struct CudaBackendOptions {
+  bool enforceEager = false;   // no CUDA graphs for decode steps
+  std::uint64_t seed = 0;      // draws of requests without their own seed
+  int maxPositions = 0;        // positions the rotary table covers (0: the model's maximum)
+  CudaBackendTuning tuning{};  // the benchmark's settings (see above)
+};
+
 // The bf16 forward pass on one NVIDIA GPU: cuBLAS GEMMs (fused QKV and gate/up projections) and a
 // split-K GEMV for steps of 1-2 tokens, own kernels for norms, RoPE with the paged KV write, SiLU,
 // paged attention (decode and prefill) and sampling; decode steps replay CUDA graphs. Only token ids
-// come back to the host. The pass is in cuda_backend.cu, the kernels in cuda_kernels.cu.
+// come back to the host. The pass is in cuda_backend.cu, the kernels under kernels/ (cuda_kernels.h).
 class CudaBackend final : public Backend {
  public:
   // Uploads host weights (float32, converted to bf16), or, with hostWeights null, draws
@@ -79,7 +85,7 @@ class CudaBackend final : public Backend {
   std::int64_t weightBytes() const;
   // Decode graphs captured so far (0 with enforceEager).
   int capturedGraphs() const;
-  // With CudaBackendOptions::timeSteps: the device's time for the last step, from the start of its input
+  // With CudaBackendTuning::timeSteps: the device's time for the last step, from the start of its input
   // transfer to the end of the sampled tokens' transfer (what the step costs the GPU; the rest of the
   // step's wall time is the host's). 0 otherwise.
   double lastStepDeviceMs() const;

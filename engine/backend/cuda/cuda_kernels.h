@@ -3,7 +3,9 @@
 // The CUDA backend's own kernels, as host functions that launch them on a stream. Device pointers are
 // plain pointers; bf16 tensors are passed as std::uint16_t (the bits of a bfloat16), so that this
 // header needs no CUDA header and the tests can be plain C++. Every function checks its launch and
-// throws ayar::Error on a CUDA error.
+// throws ayar::Error on a CUDA error. They are defined under kernels/, one file per family, each kernel
+// beside the function that launches it; memory-bound kernels use 16-byte loads, the prefill attention
+// the tensor cores through WMMA.
 
 #include <cstdint>
 

@@ -8,7 +8,7 @@
 //     programmatic launches everywhere), with the floor = (weights read per step + KV read) / copy
 //     bandwidth, and the fraction of the floor reached;
 //   - decode step time at batch 8, 32, 128, 256 (qwen3-8b, 512-token contexts), and the host's share of a
-//     decode step at batch 1-256 (wall time against the device time of CudaBackendOptions::timeSteps);
+//     decode step at batch 1-256 (wall time against the device time of CudaBackendTuning::timeSteps);
 //   - prefill tokens/s for one 2k and one 8k prompt (qwen3-8b, the whole prompt in one step);
 //   - one row per kernel at qwen3-8b's decode shapes, with the bytes it must move and its GB/s.
 // Weights are the seeded dummy weights, drawn on the GPU. Exits 1 without a usable GPU.
@@ -509,16 +509,16 @@ int main(int argc, char** argv) {
     const std::vector<Variant> variants{
         {"CUDA graphs", defaults, false},
         {"eager", with([](auto& o) { o.enforceEager = true; }), true},
-        {"no row buckets", with([](auto& o) { o.bucketRows = false; }), true},
-        {"no PDL", with([](auto& o) { o.overlap = DecodeOverlap::None; }), false},
-        {"PDL everywhere", with([](auto& o) { o.overlap = DecodeOverlap::All; }), false},
-        {"host share", with([](auto& o) { o.timeSteps = true; }), true},
+        {"no row buckets", with([](auto& o) { o.tuning.bucketRows = false; }), true},
+        {"no PDL", with([](auto& o) { o.tuning.overlap = DecodeOverlap::None; }), false},
+        {"PDL everywhere", with([](auto& o) { o.tuning.overlap = DecodeOverlap::All; }), false},
+        {"host share", with([](auto& o) { o.tuning.timeSteps = true; }), true},
     };
     for (std::size_t v = 0; v < variants.size(); ++v) {
       const Variant& variant = variants[v];
       const bool isDefault = v == 0, eager = variant.options.enforceEager,
-                 noBuckets = !variant.options.bucketRows;
-      const bool hostShare = variant.options.timeSteps;
+                 noBuckets = !variant.options.tuning.bucketRows;
+      const bool hostShare = variant.options.tuning.timeSteps;
       if (variant.only8b && name != "qwen3-8b") continue;
       if (batch1Only && (eager || noBuckets || hostShare)) continue;
       CudaBackend backend(c, nullptr, 1, variant.options);

@@ -238,7 +238,8 @@ ModelConfig fewLayerQwen3_8b() {
 TEST(CudaBackend, MatchesTheCpuBackendOnQwen3TinyAtBatch1EagerWithEveryLaunchOverlapped) {
   SKIP_WITHOUT_GPU();
   runScenario(*findModelPreset("qwen3-tiny"), 1,
-              CudaBackendOptions{.enforceEager = true, .seed = 1, .overlap = DecodeOverlap::All}, 700);
+              CudaBackendOptions{.enforceEager = true, .seed = 1, .tuning = {.overlap = DecodeOverlap::All}},
+              700);
 }
 
 TEST(CudaBackend, MatchesTheCpuBackendOnQwen3TinyAtBatch13WithGraphsPrefixHitsAndPreemption) {
@@ -305,11 +306,11 @@ TEST(CudaBackend, SeededSamplingRepeatsAndGreedyPicksTheArgmax) {
   EXPECT_EQ(run({.temperature = 0.8f, .topK = 1}), greedy);
 }
 
-// With timeSteps, each step reports its device time, which is part of the step's wall time.
+// With tuning.timeSteps, each step reports its device time, which is part of the step's wall time.
 TEST(CudaBackend, TimedStepsReportTheirDeviceTimeWithinTheWallTime) {
   SKIP_WITHOUT_GPU();
   const ModelConfig config = *findModelPreset("qwen3-tiny");
-  CudaBackend timed(config, nullptr, 9, {.timeSteps = true});
+  CudaBackend timed(config, nullptr, 9, {.tuning = {.timeSteps = true}});
   CudaBackend untimed(config, nullptr, 9, {});
   timed.allocateKvCache(16, kBlockSize);
   untimed.allocateKvCache(16, kBlockSize);
