@@ -5,7 +5,7 @@
 // header needs no CUDA header and the tests can be plain C++. Every function checks its launch and
 // throws ayar::Error on a CUDA error. They are defined under kernels/, one file per family, each kernel
 // beside the function that launches it; memory-bound kernels use 16-byte loads, the prefill attention
-// the tensor cores through WMMA.
+// the tensor cores through mma.sync.
 
 #include <cstdint>
 

@@ -1,10 +1,26 @@
-// Prefill attention: one block (4 warps) per (64-query tile, query head, sequence). Each warp owns 16
-// query rows: S = Q K^T and O += P V on the tensor cores (WMMA bf16, float accumulators), the online
-// softmax in shared memory. Keys come in tiles of 64 through the block table.
+// Prefill attention, FlashAttention-2 style: one block per (128-query tile, query head, sequence), 8 warps
+// of 16 query rows each. Everything a warp computes stays in its registers: its Q rows (mma A fragments),
+// the scores S = Q K^T of one 64-key tile, the online softmax's row max and sum, P = softmax(S) in bf16
+// and the output O. Shared memory holds only the Q tile (read once into registers, reused at the end to
+// stage the output) and two K/V tile buffers: the next tile's keys and values load (cp.async, through
+// the block table) while the warps work on this one.
+//
+// Why 8 warps of 16 rows: a warp's registers hold Q (32 a thread), O (64) and S (32) with room to spare,
+// so nothing spills at one block of 256 threads a multiprocessor. 4 warps of 32 rows would reuse each
+// K/V fragment for two row tiles but need twice the O and S registers and Q back in shared memory; a
+// block of 64 rows (4 warps, two blocks a multiprocessor) reads every K/V tile from L2 twice as often.
+//
+// Fragment layouts (PTX ISA, mma.m16n8k16 with bf16 inputs; g = lane / 4, t = lane % 4):
+//   A (16 x 16, row-major) a0: (g, 2t..2t+1)  a1: (g+8, 2t..2t+1)  a2: (g, 2t+8..2t+9)  a3: (g+8, 2t+8..2t+9)
+//   B (16 x 8, k x n)      b0: (k 2t..2t+1, n g)  b1: (k 2t+8..2t+9, n g)
+//   C (16 x 8, float)      c0, c1: (g, 2t..2t+1)  c2, c3: (g+8, 2t..2t+1)
+// The lower-indexed element of a pair sits in the lower 16 bits of its register. ldmatrix (8 x 8 bf16
+// matrices, the 8 lanes 8i..8i+7 giving the row addresses of matrix i) hands lane l row l / 4, elements
+// 2(l % 4)..+1 of each matrix: an A fragment from row-major Q, a B fragment from K (its rows are the n
+// index, so S = Q K^T needs no transpose) and, with .trans, from V (rows are the k index there).
 
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
-#include <mma.h>
 
 #include <cmath>
 #include <cstdint>
@@ -19,198 +35,352 @@ using namespace detail;
 
 namespace {
 
-constexpr int kTile = 64;
-constexpr int kPadBf16 = kHeadDim + 8;  // row pitch of Q, K, V tiles (bf16)
-constexpr int kPadScore = kTile + 4;    // of S (float)
-constexpr int kPadProb = kTile + 8;     // of P (bf16)
-constexpr int kPadOut = kHeadDim + 4;   // of O (float)
-constexpr std::size_t kPrefillSharedBytes =
-    3 * kTile * kPadBf16 * sizeof(bf16) + 4 * 16 * kPadScore * sizeof(float) +
-    4 * 16 * kPadProb * sizeof(bf16) + kTile * kPadOut * sizeof(float) + 2 * kTile * sizeof(float);
+constexpr int kQueryTile = 128;          // query rows a block
+constexpr int kKeyTile = 64;             // keys a K/V tile
+constexpr int kWarps = kQueryTile / 16;  // one warp per 16 query rows
+constexpr int kThreads = kWarps * 32;
+constexpr int kChunks = kHeadDim / 8;        // 16-byte chunks in a row of 128 bf16
+constexpr int kScoreTiles = kKeyTile / 8;    // n8 tiles of S (keys)
+constexpr int kOutputTiles = kHeadDim / 8;   // n8 tiles of O (head dims)
+constexpr int kQuerySlices = kHeadDim / 16;  // k16 slices of Q K^T (head dims)
+constexpr int kValueSlices = kKeyTile / 16;  // k16 slices of P V (keys)
+constexpr int kQueryTileElements = kQueryTile * kHeadDim;
+constexpr int kKeyTileElements = kKeyTile * kHeadDim;
+// Q, then K buffers 0 and 1, then V buffers 0 and 1; rows of 128 bf16 without padding (swizzled).
+constexpr std::size_t kPrefillSharedBytes = (kQueryTileElements + 4 * kKeyTileElements) * sizeof(bf16);
 
+static_assert(kHeadDim == 128, "the tiles below assume 16 chunks of 8 bf16 a row");
+static_assert(kQueryTile * kChunks % kThreads == 0 && kKeyTile * kChunks % kThreads == 0);
+
+// ---------------------------------------------------------------------------------------------------
+// Shared memory layout and the tensor-core instructions
+
+// Element offset of 16-byte chunk `chunk` of row `row` in a tile of 128-bf16 rows. A row is 256 bytes, so
+// without the swizzle the same chunk of 8 consecutive rows would sit in the same 4 banks; XOR-ing the
+// chunk index with row % 8 spreads those 8 chunks over all 32 banks. Every ldmatrix below reads 8
+// consecutive rows (starting at a multiple of 8) of one logical chunk per matrix, so it is conflict-free.
+__device__ __forceinline__ int swizzled(int row, int chunk) {
+  return row * kHeadDim + ((chunk ^ (row & 7)) << 3);
+}
+
+__device__ __forceinline__ unsigned sharedAddress(const void* p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+
+__device__ __forceinline__ void ldmatrixX4(unsigned (&r)[4], unsigned address) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(address));
+}
+
+__device__ __forceinline__ void ldmatrixX4Trans(unsigned (&r)[4], unsigned address) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(address));
+}
+
+// d += a b for one m16n8k16 tile (bf16 inputs, float accumulators).
+__device__ __forceinline__ void mma16816(float (&d)[4], const unsigned (&a)[4], unsigned b0, unsigned b1) {
+  asm("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+      "{%0, %1, %2, %3};\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+
+// Two floats as a bf16 pair, lo in the lower 16 bits (the lower-indexed element of a fragment pair).
+__device__ __forceinline__ unsigned packBf16(float lo, float hi) {
+  const __nv_bfloat162 pair = __floats2bfloat162_rn(lo, hi);
+  return *reinterpret_cast<const unsigned*>(&pair);
+}
+
+// 2^x on the special function unit; 2^-inf = 0.
+__device__ __forceinline__ float exp2Approx(float x) {
+  float y;
+  asm("ex2.approx.ftz.f32 %0, %1;\n" : "=f"(y) : "f"(x));
+  return y;
+}
+
+// ---------------------------------------------------------------------------------------------------
 // The stages of prefillAttentionKernel, in the order it runs them (forceinline: the kernel stays one
 // function, its registers allocated over all of it).
 
-// Query tile `tile` of a sequence's rows (from queryStart) of one head into qTile (rows past rowsHere
-// zero).
-__device__ __forceinline__ void loadQueryTile(bf16* qTile, const bf16* qkv, int qkvStride, int queryStart,
-                                              int tile, int head, int rowsHere, int tid) {
-  for (int c = tid; c < kTile * kHeadDim / 8; c += 128) {
-    const int r = c / (kHeadDim / 8);
-    const int col = (c % (kHeadDim / 8)) * 8;
-    uint4 value = make_uint4(0, 0, 0, 0);
-    if (r < rowsHere) {
-      value = *reinterpret_cast<const uint4*>(
-          qkv + static_cast<std::int64_t>(queryStart + tile * kTile + r) * qkvStride + head * kHeadDim + col);
+// Where a block's work sits: its sequence's rows and keys, and the positions of its query rows.
+struct TileWork {
+  int queryRow = 0;       // first row of the tile in qkv and out
+  int rowsHere = 0;       // real query rows in the tile (the rest are zero and not written)
+  int firstPosition = 0;  // position of the tile's row 0
+  int keyEnd = 0;         // the last real row's position + 1: keys [0, keyEnd) are read
+  int kvHead = 0;
+  const std::int32_t* blockTable = nullptr;
+};
+
+// The block's query tile (rows past rowsHere zero) into qTile, by cp.async (the caller commits).
+__device__ __forceinline__ void loadQueryTile(bf16* qTile, const bf16* qkv, int qkvStride, int head,
+                                              const TileWork& work, int tid) {
+#pragma unroll
+  for (int i = 0; i < kQueryTile * kChunks / kThreads; ++i) {
+    const int c = tid + i * kThreads;
+    const int r = c / kChunks;
+    const int chunk = c % kChunks;
+    bf16* dst = qTile + swizzled(r, chunk);
+    if (r < work.rowsHere) {
+      cpAsync16(dst,
+                qkv + static_cast<std::int64_t>(work.queryRow + r) * qkvStride + head * kHeadDim + chunk * 8);
+    } else {
+      *reinterpret_cast<uint4*>(dst) = make_uint4(0, 0, 0, 0);
     }
-    *reinterpret_cast<uint4*>(qTile + r * kPadBf16 + col) = value;
   }
 }
 
-// Keys and values [keyBase, keyBase + 64) through the block table into their tiles (past keyEnd zero).
+// Keys and values [keyBase, keyBase + 64) through the block table into one K/V buffer, by cp.async (the
+// caller commits); rows at or past keyEnd are zero (the causal mask hides them; zero values keep P V
+// finite whatever the buffer held before).
 __device__ __forceinline__ void loadKeyValueTile(bf16* keyTile, bf16* valueTile, const LayerKvCache& cache,
-                                                 const std::int32_t* blockTable, int kvHead, int keyBase,
-                                                 int keyEnd, int tid) {
-  for (int c = tid; c < kTile * kHeadDim / 8; c += 128) {
-    const int r = c / (kHeadDim / 8);
-    const int col = (c % (kHeadDim / 8)) * 8;
+                                                 const TileWork& work, int keyBase, int tid) {
+  const bf16* keys = asBf16(cache.key);
+  const bf16* values = asBf16(cache.value);
+#pragma unroll
+  for (int i = 0; i < kKeyTile * kChunks / kThreads; ++i) {
+    const int c = tid + i * kThreads;
+    const int r = c / kChunks;
+    const int chunk = c % kChunks;
     const int j = keyBase + r;
-    uint4 key = make_uint4(0, 0, 0, 0), value = make_uint4(0, 0, 0, 0);
-    if (j < keyEnd) {
-      key = *reinterpret_cast<const uint4*>(kvRow(asBf16(cache.key), blockTable, j, cache, kvHead) + col);
-      value = *reinterpret_cast<const uint4*>(kvRow(asBf16(cache.value), blockTable, j, cache, kvHead) + col);
+    bf16* keyDst = keyTile + swizzled(r, chunk);
+    bf16* valueDst = valueTile + swizzled(r, chunk);
+    if (j < work.keyEnd) {
+      const bf16* keyRow = kvRow(keys, work.blockTable, j, cache, work.kvHead);
+      const bf16* valueRow = values + (keyRow - keys);  // the same slot in the value cache
+      cpAsync16(keyDst, keyRow + chunk * 8);
+      cpAsync16(valueDst, valueRow + chunk * 8);
+    } else {
+      *reinterpret_cast<uint4*>(keyDst) = make_uint4(0, 0, 0, 0);
+      *reinterpret_cast<uint4*>(valueDst) = make_uint4(0, 0, 0, 0);
     }
-    *reinterpret_cast<uint4*>(keyTile + r * kPadBf16 + col) = key;
-    *reinterpret_cast<uint4*>(valueTile + r * kPadBf16 + col) = value;
   }
 }
 
-// S = Q K^T for a warp's 16 query rows (qRows) against the tile's 64 keys, on the tensor cores.
-__device__ __forceinline__ void scoreTile(float* sWarp, const bf16* qRows, const bf16* keyTile) {
-  using namespace nvcuda;
-  for (int nt = 0; nt < kTile / 16; ++nt) {
-    wmma::fragment<wmma::accumulator, 16, 16, 16, float> s;
-    wmma::fill_fragment(s, 0.0f);
+// The warp's 16 Q rows as A fragments: q[s] covers head dims [16s, 16s + 16). Matrices 0-3 of each
+// ldmatrix are (rows 0-7, dims 0-7), (rows 8-15, dims 0-7), (rows 0-7, dims 8-15), (rows 8-15, dims
+// 8-15) of the slice: a0..a3.
+__device__ __forceinline__ void loadQueryFragments(unsigned (&q)[kQuerySlices][4], const bf16* qTile,
+                                                   int warp, int lane) {
+  const int row = warp * 16 + (lane & 15);
 #pragma unroll
-    for (int kk = 0; kk < kHeadDim / 16; ++kk) {
-      wmma::fragment<wmma::matrix_a, 16, 16, 16, bf16, wmma::row_major> a;
-      wmma::fragment<wmma::matrix_b, 16, 16, 16, bf16, wmma::col_major> b;
-      wmma::load_matrix_sync(a, qRows + kk * 16, kPadBf16);
-      wmma::load_matrix_sync(b, keyTile + nt * 16 * kPadBf16 + kk * 16, kPadBf16);
-      wmma::mma_sync(s, a, b, s);
+  for (int s = 0; s < kQuerySlices; ++s)
+    ldmatrixX4(q[s], sharedAddress(qTile + swizzled(row, 2 * s + (lane >> 4))));
+}
+
+// S = Q K^T for the warp's 16 rows and the tile's 64 keys: s[n] is the C fragment of keys [8n, 8n + 8).
+// Each ldmatrix gives the B fragments of two key tiles: matrices (keys 0-7, dims 0-7) -> b0 and (keys
+// 0-7, dims 8-15) -> b1 of key tile 2p, (keys 8-15, dims 0-7) and (keys 8-15, dims 8-15) of tile 2p + 1.
+__device__ __forceinline__ void computeScores(float (&s)[kScoreTiles][4],
+                                              const unsigned (&q)[kQuerySlices][4], const bf16* keyTile,
+                                              int lane) {
+#pragma unroll
+  for (int n = 0; n < kScoreTiles; ++n)
+    s[n][0] = s[n][1] = s[n][2] = s[n][3] = 0.0f;
+  const int keyInPair = (lane & 7) + ((lane >> 4) << 3);
+  const int chunkInSlice = (lane >> 3) & 1;
+#pragma unroll
+  for (int d = 0; d < kQuerySlices; ++d) {
+#pragma unroll
+    for (int p = 0; p < kScoreTiles / 2; ++p) {
+      unsigned b[4];
+      ldmatrixX4(b, sharedAddress(keyTile + swizzled(16 * p + keyInPair, 2 * d + chunkInSlice)));
+      mma16816(s[2 * p], q[d], b[0], b[1]);
+      mma16816(s[2 * p + 1], q[d], b[2], b[3]);
     }
-    wmma::store_matrix_sync(sWarp + nt * 16, s, kPadScore, wmma::mem_row_major);
   }
 }
 
-// Online softmax of one row's scores, two lanes a row (myHalf: 32 columns each), causal (keys past
-// myPosition masked): P in bf16 for the tensor cores, the row's max and sum moved on, and its output so
-// far (oRow, this lane's 64 dims) rescaled.
-__device__ __forceinline__ void softmaxRow(const float* sRow, bf16* pRow, float& rowMax, float& rowSum,
-                                           float* oRow, int keyBase, int myPosition, int myHalf,
-                                           float scale) {
-  float values[32];
-  float localMax = -INFINITY;
+// The causal mask on a tile that crosses the warp's diagonal: scores of keys past the row's position
+// (rowPosition for row g, + 8 for row g + 8) become -inf.
+__device__ __forceinline__ void maskScores(float (&s)[kScoreTiles][4], int keyBase, int rowPosition,
+                                           int lane) {
 #pragma unroll
-  for (int c = 0; c < 32; ++c) {
-    const int j = keyBase + myHalf * 32 + c;
-    float v = sRow[myHalf * 32 + c] * scale;
-    if (j > myPosition) v = -INFINITY;
-    values[c] = v;
-    localMax = fmaxf(localMax, v);
+  for (int n = 0; n < kScoreTiles; ++n) {
+    const int key = keyBase + 8 * n + 2 * (lane & 3);
+    if (key > rowPosition) s[n][0] = -INFINITY;
+    if (key + 1 > rowPosition) s[n][1] = -INFINITY;
+    if (key > rowPosition + 8) s[n][2] = -INFINITY;
+    if (key + 1 > rowPosition + 8) s[n][3] = -INFINITY;
   }
-  localMax = fmaxf(localMax, __shfl_xor_sync(0xffffffffu, localMax, 1));
-  const float oldMax = rowMax;
-  const float newMax = fmaxf(oldMax, localMax);
-  const float alpha = newMax == -INFINITY ? 1.0f : __expf(oldMax - newMax);
-  float localSum = 0.0f;
+}
+
+// The online softmax for the thread's two rows (h = 0: row g, h = 1: row g + 8), whose 64 scores are
+// spread over the 4 lanes of a quad. rowMax is the running max of the raw scores (the whole quad holds the
+// same value); rowSum is this thread's share of the running sum (the quad's shares add up at the end,
+// all scaled alike). The scores become P = 2^(scaleLog2 (s - max)) in place, and O is rescaled by
+// 2^(scaleLog2 (oldMax - newMax)). A row with no key yet (max -inf) keeps P = 0, O = 0 and sum = 0.
+__device__ __forceinline__ void softmaxUpdate(float (&s)[kScoreTiles][4], float (&o)[kOutputTiles][4],
+                                              float (&rowMax)[2], float (&rowSum)[2], float scaleLog2) {
 #pragma unroll
-  for (int c = 0; c < 32; ++c) {
-    const float p = values[c] == -INFINITY ? 0.0f : __expf(values[c] - newMax);
-    localSum += p;
-    pRow[myHalf * 32 + c] = __float2bfloat16(p);
+  for (int h = 0; h < 2; ++h) {
+    float tileMax = -INFINITY;
+#pragma unroll
+    for (int n = 0; n < kScoreTiles; ++n)
+      tileMax = fmaxf(tileMax, fmaxf(s[n][2 * h], s[n][2 * h + 1]));
+    tileMax = fmaxf(tileMax, __shfl_xor_sync(0xffffffffu, tileMax, 1));
+    tileMax = fmaxf(tileMax, __shfl_xor_sync(0xffffffffu, tileMax, 2));
+    const float newMax = fmaxf(rowMax[h], tileMax);
+    // With newMax -inf every score and the old max are -inf: an offset of 0 keeps 2^(-inf - 0) = 0
+    // instead of -inf - (-inf) = NaN.
+    const float offset = newMax == -INFINITY ? 0.0f : newMax * scaleLog2;
+    const float alpha = exp2Approx(rowMax[h] * scaleLog2 - offset);
+    rowMax[h] = newMax;
+    float tileSum = 0.0f;
+#pragma unroll
+    for (int n = 0; n < kScoreTiles; ++n) {
+      s[n][2 * h] = exp2Approx(fmaf(s[n][2 * h], scaleLog2, -offset));
+      s[n][2 * h + 1] = exp2Approx(fmaf(s[n][2 * h + 1], scaleLog2, -offset));
+      tileSum += s[n][2 * h] + s[n][2 * h + 1];
+    }
+    rowSum[h] = rowSum[h] * alpha + tileSum;
+#pragma unroll
+    for (int n = 0; n < kOutputTiles; ++n) {
+      o[n][2 * h] *= alpha;
+      o[n][2 * h + 1] *= alpha;
+    }
   }
-  localSum += __shfl_xor_sync(0xffffffffu, localSum, 1);
+}
+
+// O += P V. The C fragments of key tiles 2k and 2k + 1 are, packed to bf16, the A fragment of keys
+// [16k, 16k + 16): a0 = (row g, keys 2t..) of tile 2k, a1 = (row g + 8) of tile 2k, a2, a3 the same of
+// tile 2k + 1. Each ldmatrix.trans gives the B fragments of two dim tiles: matrices (keys 0-7, dims 0-7)
+// -> b0 and (keys 8-15, dims 0-7) -> b1 of dim tile 2p, (keys 0-7, dims 8-15) and (keys 8-15, dims 8-15)
+// of tile 2p + 1.
+__device__ __forceinline__ void accumulateValues(float (&o)[kOutputTiles][4],
+                                                 const float (&p)[kScoreTiles][4], const bf16* valueTile,
+                                                 int lane) {
+  const int keyInSlice = (lane & 7) + (((lane >> 3) & 1) << 3);
+  const int chunkInPair = lane >> 4;
+#pragma unroll
+  for (int k = 0; k < kValueSlices; ++k) {
+    const unsigned a[4] = {packBf16(p[2 * k][0], p[2 * k][1]), packBf16(p[2 * k][2], p[2 * k][3]),
+                           packBf16(p[2 * k + 1][0], p[2 * k + 1][1]),
+                           packBf16(p[2 * k + 1][2], p[2 * k + 1][3])};
+#pragma unroll
+    for (int d = 0; d < kOutputTiles / 2; ++d) {
+      unsigned b[4];
+      ldmatrixX4Trans(b, sharedAddress(valueTile + swizzled(16 * k + keyInSlice, 2 * d + chunkInPair)));
+      mma16816(o[2 * d], a, b[0], b[1]);
+      mma16816(o[2 * d + 1], a, b[2], b[3]);
+    }
+  }
+}
+
+// O / row sum in bf16, through the warp's own 16 rows of the Q tile (no other warp reads them, and the
+// warp read its Q fragments long before) so that each row goes out in 16-byte stores; rows past rowsHere
+// are not written. out row = queryRow + row, columns head * 128 ...
+__device__ __forceinline__ void storeOutput(bf16* out, bf16* stage, const float (&o)[kOutputTiles][4],
+                                            const float (&rowSum)[2], const TileWork& work, int head,
+                                            int numHeads, int warp, int lane) {
+  float inverse[2];
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    float sum = rowSum[h];
+    sum += __shfl_xor_sync(0xffffffffu, sum, 1);
+    sum += __shfl_xor_sync(0xffffffffu, sum, 2);
+    inverse[h] = 1.0f / sum;  // every row sees key 0, so sum > 0 once the warp has run a tile
+  }
+  const int g = lane >> 2;
+  const int t = lane & 3;
+#pragma unroll
+  for (int n = 0; n < kOutputTiles; ++n) {
+    *reinterpret_cast<unsigned*>(stage + swizzled(g, n) + 2 * t) =
+        packBf16(o[n][0] * inverse[0], o[n][1] * inverse[0]);
+    *reinterpret_cast<unsigned*>(stage + swizzled(g + 8, n) + 2 * t) =
+        packBf16(o[n][2] * inverse[1], o[n][3] * inverse[1]);
+  }
   __syncwarp();
-  if (myHalf == 0) {
-    rowMax = newMax;
-    rowSum = rowSum * alpha + localSum;
-  }
-#pragma unroll 8
-  for (int c = 0; c < 64; ++c)
-    oRow[c] *= alpha;
-}
-
-// O += P V for a warp's 16 rows (oRows, pWarp), on the tensor cores.
-__device__ __forceinline__ void accumulateValues(float* oRows, const bf16* pWarp, const bf16* valueTile) {
-  using namespace nvcuda;
-  for (int nt = 0; nt < kHeadDim / 16; ++nt) {
-    wmma::fragment<wmma::accumulator, 16, 16, 16, float> o;
-    float* oPtr = oRows + nt * 16;
-    wmma::load_matrix_sync(o, oPtr, kPadOut, wmma::mem_row_major);
+  const std::int64_t outStride = static_cast<std::int64_t>(numHeads) * kHeadDim;
 #pragma unroll
-    for (int kk = 0; kk < kTile / 16; ++kk) {
-      wmma::fragment<wmma::matrix_a, 16, 16, 16, bf16, wmma::row_major> a;
-      wmma::fragment<wmma::matrix_b, 16, 16, 16, bf16, wmma::row_major> b;
-      wmma::load_matrix_sync(a, pWarp + kk * 16, kPadProb);
-      wmma::load_matrix_sync(b, valueTile + kk * 16 * kPadBf16 + nt * 16, kPadBf16);
-      wmma::mma_sync(o, a, b, o);
-    }
-    wmma::store_matrix_sync(oPtr, o, kPadOut, wmma::mem_row_major);
+  for (int i = 0; i < 16 * kChunks / 32; ++i) {
+    const int r = 2 * i + (lane >> 4);
+    const int chunk = lane & 15;
+    const int row = warp * 16 + r;
+    if (row < work.rowsHere)
+      *reinterpret_cast<uint4*>(out + (work.queryRow + row) * outStride + head * kHeadDim + chunk * 8) =
+          *reinterpret_cast<const uint4*>(stage + swizzled(r, chunk));
   }
 }
 
-__global__ void __launch_bounds__(128)
+// Grid: (query head, query tile counted from the last, sequence in seqs). The tiles go heaviest first
+// (the last tile of a causal prompt reads the most keys) so that the short ones fill the end of the run.
+__global__ void __launch_bounds__(kThreads, 1)
     prefillAttentionKernel(bf16* out, const bf16* qkv, int qkvStride, SeqTable table,
-                           const std::int32_t* seqs, int numHeads, LayerKvCache cache, float scale) {
+                           const std::int32_t* seqs, int numHeads, LayerKvCache cache, float scaleLog2) {
   extern __shared__ __align__(128) unsigned char sharedBytes[];
   bf16* qTile = reinterpret_cast<bf16*>(sharedBytes);
-  bf16* keyTile = qTile + kTile * kPadBf16;
-  bf16* valueTile = keyTile + kTile * kPadBf16;
-  float* sAll = reinterpret_cast<float*>(valueTile + kTile * kPadBf16);
-  bf16* pAll = reinterpret_cast<bf16*>(sAll + 4 * 16 * kPadScore);
-  float* oTile = reinterpret_cast<float*>(pAll + 4 * 16 * kPadProb);
-  float* rowMax = oTile + kTile * kPadOut;
-  float* rowSum = rowMax + kTile;
+  bf16* keyTiles = qTile + kQueryTileElements;         // two buffers
+  bf16* valueTiles = keyTiles + 2 * kKeyTileElements;  // two buffers
 
-  const int tile = blockIdx.x;
-  const int head = blockIdx.y;
+  const int head = blockIdx.x;
+  const int tile = gridDim.y - 1 - blockIdx.y;
   const int seq = seqs[blockIdx.z];
   const int queryLen = table.queryLen[seq];
-  if (tile * kTile >= queryLen) return;
-  const int context = table.contextLen[seq];
-  const int firstPosition = context - queryLen;
-  const int queryStart = table.queryStart[seq];
-  const int kvHead = head / (numHeads / cache.numKvHeads);
-  const int rowsHere = min(kTile, queryLen - tile * kTile);
-  const int keyEnd = firstPosition + tile * kTile + rowsHere;  // the last row's position + 1
-  const std::int32_t* blockTable =
-      table.blockTables + static_cast<std::int64_t>(seq) * table.blockTableStride;
+  if (tile * kQueryTile >= queryLen) return;
+  TileWork work;
+  work.queryRow = table.queryStart[seq] + tile * kQueryTile;
+  work.rowsHere = min(kQueryTile, queryLen - tile * kQueryTile);
+  work.firstPosition = table.contextLen[seq] - queryLen + tile * kQueryTile;
+  work.keyEnd = work.firstPosition + work.rowsHere;
+  work.kvHead = head / (numHeads / cache.numKvHeads);
+  work.blockTable = table.blockTables + static_cast<std::int64_t>(seq) * table.blockTableStride;
   const int tid = threadIdx.x;
   const int warp = tid >> 5;
   const int lane = tid & 31;
 
-  loadQueryTile(qTile, qkv, qkvStride, queryStart, tile, head, rowsHere, tid);
-  for (int i = tid; i < kTile * kPadOut; i += 128)
-    oTile[i] = 0.0f;
-  if (tid < kTile) {
-    rowMax[tid] = -INFINITY;
-    rowSum[tid] = 0.0f;
-  }
+  // The warp's rows: positions [warpFirst, warpLast] of real rows (none when warp * 16 >= rowsHere).
+  const bool warpHasRows = warp * 16 < work.rowsHere;
+  const int warpFirst = work.firstPosition + warp * 16;
+  const int warpLast = work.firstPosition + min(warp * 16 + 15, work.rowsHere - 1);
+  const int rowPosition = warpFirst + (lane >> 2);  // of the thread's row g (row g + 8: + 8)
 
-  float* sWarp = sAll + warp * 16 * kPadScore;
-  bf16* pWarp = pAll + warp * 16 * kPadProb;
-  const int myRow = lane >> 1;
-  const int myHalf = lane & 1;
-  const int myPosition = firstPosition + tile * kTile + warp * 16 + myRow;
+  loadQueryTile(qTile, qkv, qkvStride, head, work, tid);
+  cpAsyncCommit();
+  loadKeyValueTile(keyTiles, valueTiles, cache, work, 0, tid);
+  cpAsyncCommit();
+  cpAsyncWait<1>();  // the Q tile (the K/V tile 0 may still be in flight)
+  __syncthreads();
+  unsigned q[kQuerySlices][4];
+  loadQueryFragments(q, qTile, warp, lane);
 
-  for (int keyBase = 0; keyBase < keyEnd; keyBase += kTile) {
-    __syncthreads();  // the previous tile's K and V are no longer read
-    loadKeyValueTile(keyTile, valueTile, cache, blockTable, kvHead, keyBase, keyEnd, tid);
+  float o[kOutputTiles][4];
+#pragma unroll
+  for (int n = 0; n < kOutputTiles; ++n)
+    o[n][0] = o[n][1] = o[n][2] = o[n][3] = 0.0f;
+  float rowMax[2] = {-INFINITY, -INFINITY};
+  float rowSum[2] = {0.0f, 0.0f};
+
+  const int keyTileCount = (work.keyEnd + kKeyTile - 1) / kKeyTile;
+  for (int k = 0; k < keyTileCount; ++k) {
+    // Tile k has landed for every thread, and every warp is done with tile k - 1, whose buffer the
+    // next load reuses.
+    cpAsyncWait<0>();
     __syncthreads();
+    if (k + 1 < keyTileCount) {
+      const int next = (k + 1) & 1;
+      loadKeyValueTile(keyTiles + next * kKeyTileElements, valueTiles + next * kKeyTileElements, cache, work,
+                       (k + 1) * kKeyTile, tid);
+    }
+    cpAsyncCommit();
 
-    scoreTile(sWarp, qTile + warp * 16 * kPadBf16, keyTile);  // each warp its own 16 rows from here
-    __syncwarp();
-
-    softmaxRow(sWarp + myRow * kPadScore, pWarp + myRow * kPadProb, rowMax[warp * 16 + myRow],
-               rowSum[warp * 16 + myRow], oTile + (warp * 16 + myRow) * kPadOut + myHalf * 64, keyBase,
-               myPosition, myHalf, scale);
-    __syncwarp();
-
-    accumulateValues(oTile + warp * 16 * kPadOut, pWarp, valueTile);
-    __syncwarp();
+    const int keyBase = k * kKeyTile;
+    if (!warpHasRows || keyBase > warpLast) continue;  // every key of the tile is past the warp's rows
+    const bf16* keyTile = keyTiles + (k & 1) * kKeyTileElements;
+    const bf16* valueTile = valueTiles + (k & 1) * kKeyTileElements;
+    float s[kScoreTiles][4];
+    computeScores(s, q, keyTile, lane);
+    // Only a tile with a key past the warp's first row needs the mask; keys past keyEnd (zero rows) are
+    // past every row's position, so the last tile is always masked.
+    if (keyBase + kKeyTile - 1 > warpFirst) maskScores(s, keyBase, rowPosition, lane);
+    softmaxUpdate(s, o, rowMax, rowSum, scaleLog2);
+    accumulateValues(o, s, valueTile, lane);
   }
 
-  const int r = warp * 16 + myRow;
-  if (r < rowsHere) {
-    const float inverse = 1.0f / rowSum[r];
-    bf16* dst = out + static_cast<std::int64_t>(queryStart + tile * kTile + r) * numHeads * kHeadDim +
-                head * kHeadDim + myHalf * 64;
-    const float* src = oTile + r * kPadOut + myHalf * 64;
-    for (int c = 0; c < 64; c += 2)
-      *reinterpret_cast<__nv_bfloat162*>(dst + c) =
-          __floats2bfloat162_rn(src[c] * inverse, src[c + 1] * inverse);
-  }
+  if (warpHasRows)
+    storeOutput(out, qTile + warp * 16 * kHeadDim, o, rowSum, work, head, numHeads, warp, lane);
 }
 
 }  // namespace
@@ -225,10 +395,11 @@ void prefillAttention(Bf16* out, const Bf16* qkv, int qkvStride, const SeqTable&
   }();
   if (!attributeSet)
     throw Error("prefill attention: the device cannot give a block the shared memory it needs");
-  const dim3 grid((maxQueryLen + kTile - 1) / kTile, numHeads, count);
-  const float scale = 1.0f / std::sqrt(static_cast<float>(kHeadDim));
-  prefillAttentionKernel<<<grid, 128, kPrefillSharedBytes, stream>>>(asBf16(out), asBf16(qkv), qkvStride,
-                                                                     table, seqs, numHeads, cache, scale);
+  const dim3 grid(numHeads, (maxQueryLen + kQueryTile - 1) / kQueryTile, count);
+  // Softmax in base 2: e^(x / sqrt(d)) = 2^(x log2(e) / sqrt(d)).
+  const float scaleLog2 = static_cast<float>(1.4426950408889634 / std::sqrt(static_cast<double>(kHeadDim)));
+  prefillAttentionKernel<<<grid, kThreads, kPrefillSharedBytes, stream>>>(
+      asBf16(out), asBf16(qkv), qkvStride, table, seqs, numHeads, cache, scaleLog2);
   checkLaunch("prefillAttention");
 }
 
