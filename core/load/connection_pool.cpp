@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "core/error.h"
+#include "core/load/client_text.h"
 
 namespace ayar {
 namespace {
@@ -18,17 +19,6 @@ void initCurlOnce() {
   if (result != CURLE_OK) {
     throw Error(std::string("libcurl could not be initialised: ") + curl_easy_strerror(result));
   }
-}
-
-std::string osErrorText(long osErrno) {
-  if (osErrno == 0) return {};
-  return std::error_code(static_cast<int>(osErrno), std::generic_category()).message();
-}
-
-std::string formatSeconds(double seconds) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3g", seconds);
-  return text;
 }
 
 }  // namespace
@@ -206,7 +196,7 @@ std::string ConnectionPool::describeConnectError(CURLcode code, Connection* conn
   const std::string cause = osErrno ? " (" + osErrorText(osErrno) + ")" : "";
   switch (code) {
     case CURLE_OPERATION_TIMEDOUT:
-      return "timed out after " + formatSeconds(m_connectTimeoutS) +
+      return "timed out after " + secondsText(m_connectTimeoutS) +
              " s (the per-request timeout) while connecting: " + detail;
     case CURLE_COULDNT_CONNECT:
       return "could not connect" + cause + ": " + detail;

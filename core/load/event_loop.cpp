@@ -8,6 +8,7 @@
 #include <string>
 #include <system_error>
 
+#include "core/load/client_text.h"
 #include "core/report/message_text.h"
 
 namespace ayar {
@@ -19,8 +20,7 @@ EventLoop::EventLoop() {
   if (m_epollFd < 0 || m_timerFd < 0 || m_wakeFd < 0) {
     const int savedErrno = errno;
     closeAll();
-    throw MessageError(
-        {MessageText::LoadNoEventLoop, {std::error_code(savedErrno, std::generic_category()).message()}});
+    throw MessageError({MessageText::LoadNoEventLoop, {osErrorText(savedErrno)}});
   }
   for (int fd : {m_timerFd, m_wakeFd}) {
     epoll_event event{};

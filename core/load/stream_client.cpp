@@ -8,6 +8,7 @@
 #include <optional>
 #include <system_error>
 
+#include "core/load/client_text.h"
 #include "core/load/connection_pool.h"
 #include "core/load/event_loop.h"
 #include "core/load/http_response.h"
@@ -28,17 +29,6 @@ constexpr std::size_t kReadBufferBytes = 64 * 1024;
 
 double secondsBetween(Clock::time_point from, Clock::time_point to) {
   return std::chrono::duration<double>(to - from).count();
-}
-
-std::string osErrorText(int osErrno) {
-  if (osErrno == 0) return {};
-  return std::error_code(osErrno, std::generic_category()).message();
-}
-
-std::string formatSeconds(double seconds) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3g", seconds);
-  return text;
 }
 
 }  // namespace
@@ -307,7 +297,7 @@ struct StreamClient::Impl {
       Transfer* transfer = deadline.transfer;
       if (transfer->serial != deadline.serial) continue;  // finished already
       if (transfer->connection) pool.close(transfer->connection);
-      finish(transfer, "timed out after " + formatSeconds(config.requestTimeoutS) +
+      finish(transfer, "timed out after " + secondsText(config.requestTimeoutS) +
                            " s (the per-request timeout), " +
                            std::to_string(transfer->reader.chunkTimesS().size()) + " chunks received");
     }
