@@ -430,7 +430,9 @@ ResultFile parseResultObject(const ordered_json& root, std::string_view source) 
       static_cast<int>(reader.count("num_prompts", std::numeric_limits<int>::max()).value_or(0));
   setup.requestRate = reader.number("request_rate", kInf);
   setup.burstiness = reader.number("burstiness", 1.0);
-  if (auto v = reader.optionalDouble(root, "max_concurrency")) setup.maxConcurrency = static_cast<int>(*v);
+  if (auto v = reader.count("max_concurrency", std::numeric_limits<int>::max())) {
+    setup.maxConcurrency = static_cast<int>(*v);
+  }
   for (const auto& [key, value] : root.items()) {
     if (value.is_string() && !kKnownKeys.contains(key) && !isMetricKey(key)) {
       setup.metadata.emplace_back(key, value.get<std::string>());

@@ -411,6 +411,9 @@ TEST(VllmImport, AValueThatCannotBeTrueIsRefusedNamingItsField) {
       {[](auto& f) { f["duration"] = -0.5; }, "'duration' is -0.5"},
       {[](auto& f) { f["p99_ttft_ms"] = "NaN"; }, "'p99_ttft_ms' is NaN"},
       {[](auto& f) { f["queue_times"][0] = -1.0; }, "'queue_times[0]' is -1"},
+      {[](auto& f) { f["max_concurrency"] = 200000000002.0; }, "'max_concurrency' is 2"},
+      {[](auto& f) { f["max_concurrency"] = -4; }, "'max_concurrency' is -4"},
+      {[](auto& f) { f["max_concurrency"] = 2.5; }, "'max_concurrency' is 2.5"},
   };
   for (const auto& [edit, expected] : cases) {
     nlohmann::ordered_json file = good;
