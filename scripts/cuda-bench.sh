@@ -12,6 +12,7 @@
 #            batch 8-256, prefill of a 2k and an 8k prompt, one row per kernel
 #   burst    ayar-cli bench: qwen3-14b, 1000 ShareGPT-like prompts sent at once (total tokens/s)
 #   burst16k the burst with --max-num-batched-tokens 16384
+#   burst1024 the burst with --max-num-seqs 1024
 #   rates    ayar-cli bench: qwen3-8b at 1, 4, 8 and 16 requests/s (mean latency, TTFT, TPOT);
 #            RATES (default "1 4 8 16") picks the rates, RATE_PROMPTS (default "60 200 400 800") bounds
 #            each run's prompts
@@ -83,6 +84,9 @@ for part in "${parts[@]}"; do
       serve_bench burst-14b qwen3-14b -- --load-profile sharegpt-all-at-once --num-prompts 1000 ;;
     burst16k)
       serve_bench burst-14b-16k qwen3-14b --max-num-batched-tokens=16384 -- --load-profile sharegpt-all-at-once \
+        --num-prompts 1000 ;;
+    burst1024)
+      serve_bench burst-14b-1024 qwen3-14b --max-num-seqs=1024 -- --load-profile sharegpt-all-at-once \
         --num-prompts 1000 ;;
     rates)
       read -r -a counts <<<"${RATE_PROMPTS:-60 200 400 800}"

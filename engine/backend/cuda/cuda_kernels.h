@@ -90,6 +90,13 @@ void decodeAttention(Bf16* out, const Bf16* qkv, int qkvStride, const SeqTable& 
                      const std::int32_t* seqs, int count, int numHeads, const LayerKvCache& cache, int splits,
                      float* partials, unsigned* counters, const DecodeRope& rope, bool overlapPrevious,
                      Stream stream);
+// The same on the tensor cores, with the same arguments, partials and counters: a KV head's query heads
+// are the rows of mma.sync products (padded to 16), each of a block's 4 warps takes 16 keys of every 64-key
+// tile, and three tiles are in flight. The backend's choice between the two is decodeOnTensorCores.
+void decodeAttentionMma(Bf16* out, const Bf16* qkv, int qkvStride, const SeqTable& table,
+                        const std::int32_t* seqs, int count, int numHeads, const LayerKvCache& cache,
+                        int splits, float* partials, unsigned* counters, const DecodeRope& rope,
+                        bool overlapPrevious, Stream stream);
 
 // Causal attention for sequences with several new tokens (prefill chunks, listed in seqs[0..count)), over
 // their whole context in the paged cache (earlier chunks and prefix-cache hits included), flash-style on

@@ -9,15 +9,7 @@
 // so nothing spills at one block of 256 threads a multiprocessor. 4 warps of 32 rows would reuse each
 // K/V fragment for two row tiles but need twice the O and S registers and Q back in shared memory; a
 // block of 64 rows (4 warps, two blocks a multiprocessor) reads every K/V tile from L2 twice as often.
-//
-// Fragment layouts (PTX ISA, mma.m16n8k16 with bf16 inputs; g = lane / 4, t = lane % 4):
-//   A (16 x 16, row-major) a0: (g, 2t..2t+1)  a1: (g+8, 2t..2t+1)  a2: (g, 2t+8..2t+9)  a3: (g+8, 2t+8..2t+9)
-//   B (16 x 8, k x n)      b0: (k 2t..2t+1, n g)  b1: (k 2t+8..2t+9, n g)
-//   C (16 x 8, float)      c0, c1: (g, 2t..2t+1)  c2, c3: (g+8, 2t..2t+1)
-// The lower-indexed element of a pair sits in the lower 16 bits of its register. ldmatrix (8 x 8 bf16
-// matrices, the 8 lanes 8i..8i+7 giving the row addresses of matrix i) hands lane l row l / 4, elements
-// 2(l % 4)..+1 of each matrix: an A fragment from row-major Q, a B fragment from K (its rows are the n
-// index, so S = Q K^T needs no transpose) and, with .trans, from V (rows are the k index there).
+// The fragment layouts and the tensor-core helpers are in common.cuh.
 
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
@@ -51,54 +43,6 @@ constexpr std::size_t kPrefillSharedBytes = (kQueryTileElements + 4 * kKeyTileEl
 
 static_assert(kHeadDim == 128, "the tiles below assume 16 chunks of 8 bf16 a row");
 static_assert(kQueryTile * kChunks % kThreads == 0 && kKeyTile * kChunks % kThreads == 0);
-
-// ---------------------------------------------------------------------------------------------------
-// Shared memory layout and the tensor-core instructions
-
-// Element offset of 16-byte chunk `chunk` of row `row` in a tile of 128-bf16 rows. A row is 256 bytes, so
-// without the swizzle the same chunk of 8 consecutive rows would sit in the same 4 banks; XOR-ing the
-// chunk index with row % 8 spreads those 8 chunks over all 32 banks. Every ldmatrix below reads 8
-// consecutive rows (starting at a multiple of 8) of one logical chunk per matrix, so it is conflict-free.
-__device__ __forceinline__ int swizzled(int row, int chunk) {
-  return row * kHeadDim + ((chunk ^ (row & 7)) << 3);
-}
-
-__device__ __forceinline__ unsigned sharedAddress(const void* p) {
-  return static_cast<unsigned>(__cvta_generic_to_shared(p));
-}
-
-__device__ __forceinline__ void ldmatrixX4(unsigned (&r)[4], unsigned address) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-               : "r"(address));
-}
-
-__device__ __forceinline__ void ldmatrixX4Trans(unsigned (&r)[4], unsigned address) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-               : "r"(address));
-}
-
-// d += a b for one m16n8k16 tile (bf16 inputs, float accumulators).
-__device__ __forceinline__ void mma16816(float (&d)[4], const unsigned (&a)[4], unsigned b0, unsigned b1) {
-  asm("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-      "{%0, %1, %2, %3};\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-}
-
-// Two floats as a bf16 pair, lo in the lower 16 bits (the lower-indexed element of a fragment pair).
-__device__ __forceinline__ unsigned packBf16(float lo, float hi) {
-  const __nv_bfloat162 pair = __floats2bfloat162_rn(lo, hi);
-  return *reinterpret_cast<const unsigned*>(&pair);
-}
-
-// 2^x on the special function unit; 2^-inf = 0.
-__device__ __forceinline__ float exp2Approx(float x) {
-  float y;
-  asm("ex2.approx.ftz.f32 %0, %1;\n" : "=f"(y) : "f"(x));
-  return y;
-}
 
 // ---------------------------------------------------------------------------------------------------
 // The stages of prefillAttentionKernel, in the order it runs them (forceinline: the kernel stays one

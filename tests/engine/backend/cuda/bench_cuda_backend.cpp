@@ -7,10 +7,15 @@
 //   - batch-1 decode ms/token for qwen3-8b and qwen3-14b (CUDA graphs; eager for 8b; without and with
 //     programmatic launches everywhere), with the floor = (weights read per step + KV read) / copy
 //     bandwidth, and the fraction of the floor reached;
-//   - decode step time at batch 8, 32, 128, 256 (qwen3-8b, 512-token contexts), and the host's share of a
-//     decode step at batch 1-256 (wall time against the device time of CudaBackendTuning::timeSteps);
+//   - the bf16 matrix-product peak (cuBLAS, 8192 x 8192 x 8192 on drawn values), the other ceiling;
+//   - decode step time at batch 8-256 (qwen3-8b, 512-token contexts; the decode attention on the tensor
+//     cores, the default, and on the CUDA cores) against the step's floor, max(bytes / copy bandwidth,
+//     FLOPs / matrix-product peak), and the host's share of a decode step at batch 1-256 (wall time
+//     against the device time of CudaBackendTuning::timeSteps);
 //   - prefill tokens/s for one 2k and one 8k prompt (qwen3-8b, the whole prompt in one step);
-//   - one row per kernel at qwen3-8b's decode shapes, with the bytes it must move and its GB/s.
+//   - one row per kernel at qwen3-8b's decode shapes, with the bytes it must move and its GB/s (the GEMMs
+//     at 64-256 rows with their TFLOP/s and the fraction of their own floor, max(weight bytes / copy
+//     bandwidth, FLOPs / peak)).
 // Weights are the seeded dummy weights, drawn on the GPU. Exits 1 without a usable GPU.
 
 #include <cublas_v2.h>
@@ -25,6 +30,7 @@
 #include <numeric>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "engine/backend/cuda/cuda_backend.h"
@@ -144,6 +150,13 @@ double decodeBytes(const ModelConfig& c, int batch, int context) {
   return weights + static_cast<double>(batch) * context * static_cast<double>(c.kvBytesPerToken(2));
 }
 
+// FLOPs of one decode step: the linear layers for every sequence's token, and attention's two products
+// over each sequence's context.
+double decodeFlops(const ModelConfig& c, int batch, int context) {
+  return 2.0 * static_cast<double>(c.linearMacsPerToken()) * batch +
+         4.0 * batch * static_cast<double>(context) * c.numHeads * c.headDim * c.numLayers;
+}
+
 cudaStream_t benchStream = nullptr;
 
 // Times fn (enqueueing GPU work on benchStream) as the decode graphs run it: `inner` calls captured in one
@@ -245,7 +258,38 @@ int main(int argc, char** argv) {
 
   const double copyBandwidth = measureCopyBandwidth(std::int64_t{2} << 30, 20);
   result["copy_bandwidth_GBps"] = copyBandwidth / 1e9;
-  std::printf("copy bandwidth (read + write): %.0f GB/s\n\n", copyBandwidth / 1e9);
+  std::printf("copy bandwidth (read + write): %.0f GB/s\n", copyBandwidth / 1e9);
+  // The bf16 matrix-product peak: a large cuBLAS product on drawn values (tensor-core power, and so the
+  // clock, depends on the data; constant inputs would flatter it).
+  double matmulPeak = 0.0;
+  {
+    const int n = 8192;
+    auto* a = deviceAlloc<cuda::Bf16>(std::int64_t{n} * n);
+    auto* b = deviceAlloc<cuda::Bf16>(std::int64_t{n} * n);
+    auto* d = deviceAlloc<cuda::Bf16>(std::int64_t{n} * n);
+    cuda::fillDummy(a, std::int64_t{n} * n, 1, 0.0f, 1.0f, benchStream);
+    cuda::fillDummy(b, std::int64_t{n} * n, 2, 0.0f, 1.0f, benchStream);
+    cublasHandle_t blas = nullptr;
+    cublasCreate(&blas);
+    cublasSetStream(blas, benchStream);
+    void* workspace = deviceAlloc<std::uint8_t>(std::int64_t{32} << 20);
+    cublasSetWorkspace(blas, workspace, std::size_t{32} << 20);
+    const float alpha = 1.0f, beta = 0.0f;
+    const double ms = timeKernel(
+        [&] {
+          cublasGemmEx(blas, CUBLAS_OP_T, CUBLAS_OP_N, n, n, n, &alpha, a, CUDA_R_16BF, n, b, CUDA_R_16BF, n,
+                       &beta, d, CUDA_R_16BF, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+        },
+        5, 5);
+    matmulPeak = 2.0 * n * n * static_cast<double>(n) / (ms * 1e-3);
+    cublasDestroy(blas);
+    cudaFree(workspace);
+    cudaFree(a);
+    cudaFree(b);
+    cudaFree(d);
+  }
+  result["matmul_peak_TFLOPs"] = matmulPeak / 1e12;
+  std::printf("bf16 matrix-product peak (cuBLAS, 8192^3): %.0f TFLOP/s\n\n", matmulPeak / 1e12);
 
   // Kernel rows at qwen3-8b decode shapes.
   {
@@ -264,12 +308,31 @@ int main(int argc, char** argv) {
     Bf16* w = deviceAlloc<Bf16>(std::int64_t{c.vocabSize} * hidden, 0x3c);
     Bf16* x = deviceAlloc<Bf16>(std::int64_t{256} * inter * 2, 0x3c);
     Bf16* y = deviceAlloc<Bf16>(std::int64_t{256} * inter * 2);
-    float* yf = deviceAlloc<float>(std::int64_t{8} * c.vocabSize);
+    float* yf = deviceAlloc<float>(std::int64_t{256} * c.vocabSize);
     cublasHandle_t blas = nullptr;
     cublasCreate(&blas);
     cublasSetStream(blas, benchStream);
     void* blasWorkspace = deviceAlloc<std::uint8_t>(std::int64_t{32} << 20);
     cublasSetWorkspace(blas, blasWorkspace, std::size_t{32} << 20);  // no allocation while capturing
+    // The batched steps' GEMMs (as the backend calls cuBLAS), with their TFLOP/s and the fraction of their
+    // own floor: the weights streamed once at copy bandwidth, or the FLOPs at the measured peak.
+    auto gemmRows = [&](auto* out, const Bf16* in, const Bf16* weights, int m, int n, int k) {
+      const float alpha = 1.0f, beta = 0.0f;
+      const cudaDataType_t outType =
+          std::is_same_v<std::remove_pointer_t<decltype(out)>, float> ? CUDA_R_32F : CUDA_R_16BF;
+      cublasGemmEx(blas, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &alpha, weights, CUDA_R_16BF, k, in, CUDA_R_16BF,
+                   k, &beta, out, outType, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+    };
+    auto gemmRow = [&](const std::string& name, double ms, int m, int n, int k) {
+      const double flops = 2.0 * m * static_cast<double>(n) * k;
+      const double floorMs = std::max(2.0 * n * k / copyBandwidth, flops / matmulPeak) * 1e3;
+      std::printf("%-44s %10.1f %10.0f %7.0f%% (TFLOP/s, of floor)\n", name.c_str(), ms * 1e3,
+                  flops / (ms * 1e-3) / 1e12, 100.0 * floorMs / ms);
+      rows.push_back({{"kernel", name},
+                      {"us", ms * 1e3},
+                      {"TFLOPs", flops / (ms * 1e-3) / 1e12},
+                      {"fraction_of_floor", floorMs / ms}});
+    };
     float* residual = deviceAlloc<float>(std::int64_t{256} * hidden);
     auto* slots = deviceAlloc<double>(4, 0x3c);  // sums of squares: any positive value
     for (const auto& [label, n, k] : {std::tuple{"qkv 6144x4096", qkvDim, hidden},
@@ -311,6 +374,10 @@ int main(int argc, char** argv) {
         });
         row(std::string("cublas M=") + std::to_string(m) + " " + label, ms, 2.0 * n * k);
       }
+      for (const int m : {64, 128, 256}) {
+        const double ms = timeKernel([&] { gemmRows(y, x, w, m, n, k); });
+        gemmRow(std::string("cublas M=") + std::to_string(m) + " " + label, ms, m, n, k);
+      }
     }
     {
       // qwen3-14b's layer shapes at one row: the plain GEMV and the decode path's normed forms as dependents.
@@ -348,11 +415,15 @@ int main(int argc, char** argv) {
                          benchStream);
       });
       row("gemv normed M=1 pdl lm_head (f32 out)", normedMs, 2.0 * c.vocabSize * hidden);
+      for (const int m : {64, 256}) {
+        const double gemmMs = timeKernel([&] { gemmRows(yf, x, w, m, c.vocabSize, hidden); });
+        gemmRow("cublas M=" + std::to_string(m) + " lm_head (f32 out)", gemmMs, m, c.vocabSize, hidden);
+      }
     }
     // Attention over a paged cache of 16-token blocks (pages in order; the kernels only follow the table).
     {
       const int kvDim = c.numKvHeads * c.headDim;
-      const int maxTokens = 65536;
+      const int maxTokens = 256 * 512;
       const int blocks = maxTokens / kBlockSize;
       Bf16* keys = deviceAlloc<Bf16>(std::int64_t{blocks} * kBlockSize * kvDim, 0x3c);
       Bf16* values = deviceAlloc<Bf16>(std::int64_t{blocks} * kBlockSize * kvDim, 0x3b);
@@ -362,8 +433,9 @@ int main(int argc, char** argv) {
       float* ropeCos = deviceAlloc<float>(std::int64_t{maxTokens} * c.headDim / 2);
       float* ropeSin = deviceAlloc<float>(std::int64_t{maxTokens} * c.headDim / 2);
       cuda::fillRopeTable(ropeCos, ropeSin, maxTokens, c.headDim, c.ropeTheta, benchStream);
-      for (const auto& [count, context] : {std::pair{1, 256}, std::pair{1, 1024}, std::pair{1, 8192},
-                                           std::pair{64, 1024}, std::pair{256, 256}}) {
+      for (const auto& [count, context] :
+           {std::pair{1, 256}, std::pair{1, 1024}, std::pair{1, 8192}, std::pair{8, 4096},
+            std::pair{64, 1024}, std::pair{128, 512}, std::pair{256, 256}, std::pair{256, 512}}) {
         const int perSeq = (context + kBlockSize - 1) / kBlockSize;
         std::vector<std::int32_t> host;  // queryStart, queryLen, contextLen, the list, the tables
         for (int i = 0; i < count; ++i)
@@ -383,17 +455,22 @@ int main(int argc, char** argv) {
         const int splits = cuda::decodeAttentionSplits(count, context, c.numKvHeads, device.multiprocessors);
         float* partials = deviceAlloc<float>(cuda::decodeAttentionPartialFloats(count, c.numHeads, splits));
         auto* counters = deviceAlloc<unsigned>(std::int64_t{count} * c.numKvHeads);
-        for (const bool withRope : {false, true}) {
-          // With rope the kernel also norms and rotates q and the new k and writes k and v to the cache.
-          const cuda::DecodeRope rope =
-              withRope ? cuda::DecodeRope{x, x, ropeCos, ropeSin, 1e-6f} : cuda::DecodeRope{};
-          const double ms = timeKernel([&] {
-            cuda::decodeAttention(o, q, qkvDim, table, d + 3 * count, count, c.numHeads, cache, splits,
-                                  partials, counters, rope, false, benchStream);
-          });
-          row("decode attention " + std::string(withRope ? "+rope " : "") + std::to_string(count) + " x " +
-                  std::to_string(context) + " keys, " + std::to_string(splits) + " splits",
-              ms, 2.0 * 2.0 * count * context * kvDim);
+        // Both kernels: the CUDA cores' ("cc") and the tensor cores' ("tc", the backend's default).
+        for (const bool tensorCores : {false, true}) {
+          const auto kernel = tensorCores ? cuda::decodeAttentionMma : cuda::decodeAttention;
+          for (const bool withRope : {false, true}) {
+            // With rope the kernel also norms and rotates q and the new k and writes k and v to the cache.
+            const cuda::DecodeRope rope =
+                withRope ? cuda::DecodeRope{x, x, ropeCos, ropeSin, 1e-6f} : cuda::DecodeRope{};
+            const double ms = timeKernel([&] {
+              kernel(o, q, qkvDim, table, d + 3 * count, count, c.numHeads, cache, splits, partials, counters,
+                     rope, false, benchStream);
+            });
+            row(std::string("decode attention ") + (tensorCores ? "tc " : "cc ") +
+                    (withRope ? "+rope " : "") + std::to_string(count) + " x " + std::to_string(context) +
+                    " keys, " + std::to_string(splits) + " splits",
+                ms, 2.0 * 2.0 * count * context * kvDim);
+          }
         }
         if (count == 1 && context == 256) {
           // The batch-1 decode path's attention at other split counts than the backend's choice.
@@ -506,6 +583,32 @@ int main(int argc, char** argv) {
       change(o);
       return o;
     };
+    // Decode steps at larger batches, 512-token contexts, against the step's floor: its bytes at copy
+    // bandwidth or its FLOPs at the matrix-product peak, whichever takes longer.
+    auto batchSteps = [&](Driver& driver, const char* label) {
+      for (const int batch : {8, 32, 64, 128, 256}) {
+        driver.reset();
+        driver.addAndPrefill(batch, 512, 16384);
+        for (int i = 0; i < 3; ++i)
+          driver.decodeStep();
+        std::vector<double> steps;
+        for (int i = 0; i < (quick ? 8 : 32); ++i)
+          steps.push_back(driver.decodeStep());
+        const double stepMs = median(steps);
+        const double bytesMs = decodeBytes(c, batch, driver.meanContext()) / copyBandwidth * 1e3;
+        const double flopsMs = decodeFlops(c, batch, driver.meanContext()) / matmulPeak * 1e3;
+        const double floorMs = std::max(bytesMs, flopsMs);
+        batches.push_back({{"model", name},
+                           {"variant", label},
+                           {"batch", batch},
+                           {"step_ms", stepMs},
+                           {"tokens_per_s", batch / stepMs * 1e3},
+                           {"bytes_floor_ms", bytesMs},
+                           {"flops_floor_ms", flopsMs},
+                           {"floor_ms", floorMs},
+                           {"fraction_of_floor", floorMs / stepMs}});
+      }
+    };
     const std::vector<Variant> variants{
         {"CUDA graphs", defaults, false},
         {"eager", with([](auto& o) { o.enforceEager = true; }), true},
@@ -513,16 +616,18 @@ int main(int argc, char** argv) {
         {"no PDL", with([](auto& o) { o.tuning.overlap = DecodeOverlap::None; }), false},
         {"PDL everywhere", with([](auto& o) { o.tuning.overlap = DecodeOverlap::All; }), false},
         {"host share", with([](auto& o) { o.tuning.timeSteps = true; }), true},
+        {"CUDA-core attention", with([](auto& o) { o.tuning.decodeOnTensorCores = false; }), false},
     };
     for (std::size_t v = 0; v < variants.size(); ++v) {
       const Variant& variant = variants[v];
       const bool isDefault = v == 0, eager = variant.options.enforceEager,
                  noBuckets = !variant.options.tuning.bucketRows;
       const bool hostShare = variant.options.tuning.timeSteps;
+      const bool cudaCoreAttention = !variant.options.tuning.decodeOnTensorCores;
       if (variant.only8b && name != "qwen3-8b") continue;
       if (batch1Only && (eager || noBuckets || hostShare)) continue;
       CudaBackend backend(c, nullptr, 1, variant.options);
-      const int numBlocks = 20000;
+      const int numBlocks = 20000;  // 320,000 tokens: 256 sequences of 512 and more
       backend.allocateKvCache(numBlocks, kBlockSize);
       if (isDefault && !batch1Only) {
         const auto start = Clock::now();
@@ -593,7 +698,9 @@ int main(int argc, char** argv) {
               {{"buckets", isDefault}, {"prompt_tokens", length}, {"after_idle_ms", prefillMs(length)}});
         }
       }
+      if (name == "qwen3-8b" && cudaCoreAttention) batchSteps(driver, variant.label);
       if (name == "qwen3-8b" && isDefault) {
+        batchSteps(driver, "tensor-core attention");
         // Prefill: one sequence, the whole prompt in one step.
         for (const int length : {2048, 8192}) {
           std::vector<double> rates;
@@ -607,32 +714,16 @@ int main(int argc, char** argv) {
           const double rate = median(rates);
           prefill.push_back({{"model", name}, {"prompt_tokens", length}, {"tokens_per_s", rate}});
         }
-        // Decode steps at larger batches, 512-token contexts.
-        for (const int batch : {8, 32, 128, 256}) {
-          driver.reset();
-          driver.addAndPrefill(batch, 512, 16384);
-          for (int i = 0; i < 3; ++i)
-            driver.decodeStep();
-          std::vector<double> steps;
-          for (int i = 0; i < (quick ? 8 : 32); ++i)
-            steps.push_back(driver.decodeStep());
-          const double stepMs = median(steps);
-          const double stepFloorMs = decodeBytes(c, batch, driver.meanContext()) / copyBandwidth * 1e3;
-          batches.push_back({{"model", name},
-                             {"batch", batch},
-                             {"step_ms", stepMs},
-                             {"tokens_per_s", batch / stepMs * 1e3},
-                             {"floor_ms", stepFloorMs},
-                             {"fraction_of_floor", stepFloorMs / stepMs}});
-        }
       }
     }
   }
-  std::printf("\n%-40s %12s %12s %12s %10s\n", "decode step, qwen3-8b, context ~512", "batch", "step ms",
-              "tok/s", "of floor");
+  std::printf("\n%-40s %6s %10s %10s %10s %10s %9s\n", "decode step, qwen3-8b, context ~512", "batch",
+              "step ms", "tok/s", "bytes ms", "FLOPs ms", "of floor");
   for (const auto& b : batches) {
-    std::printf("%-40s %12d %12.3f %12.0f %9.1f%%\n", "", b["batch"].get<int>(), b["step_ms"].get<double>(),
-                b["tokens_per_s"].get<double>(), 100.0 * b["fraction_of_floor"].get<double>());
+    std::printf("  %-38s %6d %10.3f %10.0f %10.3f %10.3f %8.1f%%\n", b["variant"].get<std::string>().c_str(),
+                b["batch"].get<int>(), b["step_ms"].get<double>(), b["tokens_per_s"].get<double>(),
+                b["bytes_floor_ms"].get<double>(), b["flops_floor_ms"].get<double>(),
+                100.0 * b["fraction_of_floor"].get<double>());
   }
   std::printf("\n%-40s %12s %12s %12s %12s %9s\n", "decode step, qwen3-8b, host share", "batch", "wall ms",
               "device ms", "host ms", "of wall");
