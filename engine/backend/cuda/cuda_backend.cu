@@ -296,11 +296,10 @@ struct CudaBackend::State {
       }
       // In a step of decodes alone, sequence i is the i-th decode: no list to read first (seqs null). Only
       // then may the attention be a programmatic dependent: its early loads read no new token's K or V.
-      const auto decodeAttention =
-          options.tuning.decodeOnTensorCores ? cuda::decodeAttentionMma : cuda::decodeAttention;
-      decodeAttention(attention.get(), qkv.get(), qkvDim, table, decodesOnly ? nullptr : in + l.decodeSeqs,
-                      plan.decodeCount, c.numHeads, cache, plan.splits, decodePartials.get(),
-                      decodeCounters.get(), rope, overlap == DecodeOverlap::All && decodesOnly, stream);
+      cuda::decodeAttention(attention.get(), qkv.get(), qkvDim, table,
+                            decodesOnly ? nullptr : in + l.decodeSeqs, plan.decodeCount, c.numHeads, cache,
+                            plan.splits, decodePartials.get(), decodeCounters.get(), rope,
+                            overlap == DecodeOverlap::All && decodesOnly, stream);
       cuda::prefillAttention(attention.get(), qkv.get(), qkvDim, table, in + l.prefillSeqs, plan.prefillCount,
                              plan.maxQueryLen, c.numHeads, cache, stream);
       if (fused) {

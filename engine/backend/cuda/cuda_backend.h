@@ -46,9 +46,6 @@ struct CudaBackendTuning {
   // Time each step on the device too (CUDA events around its transfers and kernels; see
   // CudaBackend::lastStepDeviceMs), to measure the host's share of a step.
   bool timeSteps = false;
-  // Decode attention on the tensor cores (cuda::decodeAttentionMma), not the CUDA cores
-  // (cuda::decodeAttention). Off only to measure the one against the other in whole steps.
-  bool decodeOnTensorCores = true;
 };
 
 struct CudaBackendOptions {

@@ -4,7 +4,7 @@
 // plain pointers; bf16 tensors are passed as std::uint16_t (the bits of a bfloat16), so that this
 // header needs no CUDA header and the tests can be plain C++. Every function checks its launch and
 // throws ayar::Error on a CUDA error. They are defined under kernels/, one file per family, each kernel
-// beside the function that launches it; memory-bound kernels use 16-byte loads, the prefill attention
+// beside the function that launches it; memory-bound kernels use 16-byte loads, both attentions
 // the tensor cores through mma.sync.
 
 #include <cstdint>
@@ -71,8 +71,8 @@ struct DecodeRope {
 };
 
 // Decode attention for sequences with one new token (listed in seqs[0..count); seqs null: the sequences
-// 0..count-1, one dependent load less at the kernel's start), in one launch, GQA-aware:
-// a block reads a KV head's pages once for all its query heads. The context is split into `splits`
+// 0..count-1, one dependent load less at the kernel's start), in one launch on the tensor cores,
+// GQA-aware: a block reads a KV head's pages once for all its query heads. The context is split into `splits`
 // parts that run in parallel; the last block of each (sequence, KV head) to finish merges them. partials
 // needs decodeAttentionPartialFloats(count, numHeads, splits) floats (unused with one split) and
 // counters count * numKvHeads unsigned zeros (left zero after the launch). q is read from qkv (row
@@ -81,22 +81,15 @@ struct DecodeRope {
 std::int64_t decodeAttentionPartialFloats(int count, int numHeads, int splits);
 // The splits the backend gives a decode attention over `count` sequences of up to maxContext keys:
 // enough blocks to fill the GPU's multiprocessors twice when the batch alone does not, in partitions of
-// whole 64-key tiles; where that leaves fewer than 16 splits, partitions down to 16 keys (a tile's scores
-// and P V cost in proportion to its keys, so a short context spread over small partitions finishes
-// sooner). Small partitions stop at 16 splits: beyond that they cost more than they save, and whole
-// tiles win (timings in docs/BENCHMARKS.md). Powers of two, so that decode graphs come in few variants.
+// whole 64-key tiles; where that leaves fewer than 16 splits, partitions down to 16 keys (a short context
+// spread over small partitions finishes sooner). Small partitions stop at 16 splits: beyond that they cost
+// more than they save, and whole tiles win (timings in docs/BENCHMARKS.md). Powers of two, so that decode
+// graphs come in few variants.
 int decodeAttentionSplits(int count, int maxContext, int kvHeads, int multiprocessors);
 void decodeAttention(Bf16* out, const Bf16* qkv, int qkvStride, const SeqTable& table,
                      const std::int32_t* seqs, int count, int numHeads, const LayerKvCache& cache, int splits,
                      float* partials, unsigned* counters, const DecodeRope& rope, bool overlapPrevious,
                      Stream stream);
-// The same on the tensor cores, with the same arguments, partials and counters: a KV head's query heads
-// are the rows of mma.sync products (padded to 16), each of a block's 4 warps takes 16 keys of every 64-key
-// tile, and three tiles are in flight. The backend's choice between the two is decodeOnTensorCores.
-void decodeAttentionMma(Bf16* out, const Bf16* qkv, int qkvStride, const SeqTable& table,
-                        const std::int32_t* seqs, int count, int numHeads, const LayerKvCache& cache,
-                        int splits, float* partials, unsigned* counters, const DecodeRope& rope,
-                        bool overlapPrevious, Stream stream);
 
 // Causal attention for sequences with several new tokens (prefill chunks, listed in seqs[0..count)), over
 // their whole context in the paged cache (earlier chunks and prefix-cache hits included), flash-style on

@@ -8,10 +8,9 @@
 //     programmatic launches everywhere), with the floor = (weights read per step + KV read) / copy
 //     bandwidth, and the fraction of the floor reached;
 //   - the bf16 matrix-product peak (cuBLAS, 8192 x 8192 x 8192 on drawn values), the other ceiling;
-//   - decode step time at batch 8-256 (qwen3-8b, 512-token contexts; the decode attention on the tensor
-//     cores, the default, and on the CUDA cores) against the step's floor, max(bytes / copy bandwidth,
-//     FLOPs / matrix-product peak), and the host's share of a decode step at batch 1-256 (wall time
-//     against the device time of CudaBackendTuning::timeSteps);
+//   - decode step time at batch 8-256 (qwen3-8b, 512-token contexts) against the step's floor,
+//     max(bytes / copy bandwidth, FLOPs / matrix-product peak), and the host's share of a decode step at
+//     batch 1-256 (wall time against the device time of CudaBackendTuning::timeSteps);
 //   - prefill tokens/s for one 2k and one 8k prompt (qwen3-8b, the whole prompt in one step);
 //   - one row per kernel at qwen3-8b's decode shapes, with the bytes it must move and its GB/s (the GEMMs
 //     at 64-256 rows with their TFLOP/s and the fraction of their own floor, max(weight bytes / copy
@@ -455,22 +454,17 @@ int main(int argc, char** argv) {
         const int splits = cuda::decodeAttentionSplits(count, context, c.numKvHeads, device.multiprocessors);
         float* partials = deviceAlloc<float>(cuda::decodeAttentionPartialFloats(count, c.numHeads, splits));
         auto* counters = deviceAlloc<unsigned>(std::int64_t{count} * c.numKvHeads);
-        // Both kernels: the CUDA cores' ("cc") and the tensor cores' ("tc", the backend's default).
-        for (const bool tensorCores : {false, true}) {
-          const auto kernel = tensorCores ? cuda::decodeAttentionMma : cuda::decodeAttention;
-          for (const bool withRope : {false, true}) {
-            // With rope the kernel also norms and rotates q and the new k and writes k and v to the cache.
-            const cuda::DecodeRope rope =
-                withRope ? cuda::DecodeRope{x, x, ropeCos, ropeSin, 1e-6f} : cuda::DecodeRope{};
-            const double ms = timeKernel([&] {
-              kernel(o, q, qkvDim, table, d + 3 * count, count, c.numHeads, cache, splits, partials, counters,
-                     rope, false, benchStream);
-            });
-            row(std::string("decode attention ") + (tensorCores ? "tc " : "cc ") +
-                    (withRope ? "+rope " : "") + std::to_string(count) + " x " + std::to_string(context) +
-                    " keys, " + std::to_string(splits) + " splits",
-                ms, 2.0 * 2.0 * count * context * kvDim);
-          }
+        for (const bool withRope : {false, true}) {
+          // With rope the kernel also norms and rotates q and the new k and writes k and v to the cache.
+          const cuda::DecodeRope rope =
+              withRope ? cuda::DecodeRope{x, x, ropeCos, ropeSin, 1e-6f} : cuda::DecodeRope{};
+          const double ms = timeKernel([&] {
+            cuda::decodeAttention(o, q, qkvDim, table, d + 3 * count, count, c.numHeads, cache, splits,
+                                  partials, counters, rope, false, benchStream);
+          });
+          row("decode attention " + std::string(withRope ? "+rope " : "") + std::to_string(count) + " x " +
+                  std::to_string(context) + " keys, " + std::to_string(splits) + " splits",
+              ms, 2.0 * 2.0 * count * context * kvDim);
         }
         if (count == 1 && context == 256) {
           // The batch-1 decode path's attention at other split counts than the backend's choice.
@@ -616,14 +610,12 @@ int main(int argc, char** argv) {
         {"no PDL", with([](auto& o) { o.tuning.overlap = DecodeOverlap::None; }), false},
         {"PDL everywhere", with([](auto& o) { o.tuning.overlap = DecodeOverlap::All; }), false},
         {"host share", with([](auto& o) { o.tuning.timeSteps = true; }), true},
-        {"CUDA-core attention", with([](auto& o) { o.tuning.decodeOnTensorCores = false; }), false},
     };
     for (std::size_t v = 0; v < variants.size(); ++v) {
       const Variant& variant = variants[v];
       const bool isDefault = v == 0, eager = variant.options.enforceEager,
                  noBuckets = !variant.options.tuning.bucketRows;
       const bool hostShare = variant.options.tuning.timeSteps;
-      const bool cudaCoreAttention = !variant.options.tuning.decodeOnTensorCores;
       if (variant.only8b && name != "qwen3-8b") continue;
       if (batch1Only && (eager || noBuckets || hostShare)) continue;
       CudaBackend backend(c, nullptr, 1, variant.options);
@@ -698,9 +690,8 @@ int main(int argc, char** argv) {
               {{"buckets", isDefault}, {"prompt_tokens", length}, {"after_idle_ms", prefillMs(length)}});
         }
       }
-      if (name == "qwen3-8b" && cudaCoreAttention) batchSteps(driver, variant.label);
       if (name == "qwen3-8b" && isDefault) {
-        batchSteps(driver, "tensor-core attention");
+        batchSteps(driver, "CUDA graphs");
         // Prefill: one sequence, the whole prompt in one step.
         for (const int length : {2048, 8192}) {
           std::vector<double> rates;

@@ -512,13 +512,6 @@ TEST(CudaKernels, DecodeAttentionSplitsFillTheGpuWithoutTinyPartitions) {
   EXPECT_EQ(decodeAttentionSplits(256, 256, 8, 132), 1);
 }
 
-// Both decode attention kernels (CUDA cores, tensor cores) take the same arguments and must agree with the
-// reference alike.
-using DecodeKernel = void (*)(Bf16*, const Bf16*, int, const SeqTable&, const std::int32_t*, int, int,
-                              const LayerKvCache&, int, float*, unsigned*, const DecodeRope&, bool, Stream);
-const std::pair<DecodeKernel, const char*> kDecodeKernels[] = {{decodeAttention, "CUDA cores"},
-                                                               {decodeAttentionMma, "tensor cores"}};
-
 TEST(CudaKernels, DecodeAttentionMatchesTheReferenceForEverySplitCount) {
   SKIP_WITHOUT_GPU();
   std::mt19937 rng(5);
@@ -532,17 +525,14 @@ TEST(CudaKernels, DecodeAttentionMatchesTheReferenceForEverySplitCount) {
   const std::vector<double> expected = c.reference({0, 1, 2, 3});
   // 32 twice: the merge left the counters at zero. 12: the merge's batches of 8 splits, the second part
   // full. Some runs pass no list (the sequences 0..3 in order, as the list here says).
-  for (const auto& [kernel, name] : kDecodeKernels) {
-    for (const auto& [splits, list] : {std::pair{1, true}, std::pair{4, false}, std::pair{8, true},
-                                       std::pair{12, false}, std::pair{32, true}, std::pair{32, false}}) {
-      DeviceVector<float> partials(std::vector<float>(
-          static_cast<std::size_t>(decodeAttentionPartialFloats(4, c.heads, splits)), NAN));
-      DeviceVector<Bf16> out(std::vector<Bf16>(4 * static_cast<std::size_t>(c.heads) * kHeadDim, 0xffff));
-      kernel(out.get(), qkv.get(), c.qkvStride(), table, list ? seqs.get() : nullptr, 4, c.heads, cache,
-             splits, partials.get(), counters.get(), DecodeRope{}, splits == 32, nullptr);
-      EXPECT_LT(relativeError(widen(out.read()), expected), 1e-2)
-          << name << ", " << splits << " splits, list " << list;
-    }
+  for (const auto& [splits, list] : {std::pair{1, true}, std::pair{4, false}, std::pair{8, true},
+                                     std::pair{12, false}, std::pair{32, true}, std::pair{32, false}}) {
+    DeviceVector<float> partials(
+        std::vector<float>(static_cast<std::size_t>(decodeAttentionPartialFloats(4, c.heads, splits)), NAN));
+    DeviceVector<Bf16> out(std::vector<Bf16>(4 * static_cast<std::size_t>(c.heads) * kHeadDim, 0xffff));
+    decodeAttention(out.get(), qkv.get(), c.qkvStride(), table, list ? seqs.get() : nullptr, 4, c.heads,
+                    cache, splits, partials.get(), counters.get(), DecodeRope{}, splits == 32, nullptr);
+    EXPECT_LT(relativeError(widen(out.read()), expected), 1e-2) << splits << " splits, list " << list;
   }
   for (const unsigned count : counters.read())
     EXPECT_EQ(count, 0u);
@@ -594,38 +584,37 @@ TEST(CudaKernels, DecodeAttentionWithRopeNormsRotatesAndCachesTheNewToken) {
     }
   }
   const std::vector<double> expected = ref.reference({0, 1, 2, 3});
-  for (const auto& [kernel, name] : kDecodeKernels) {
-    for (const int splits : {1, 2, 16}) {
-      DeviceVector<Bf16> key(c.key.bits), value(c.value.bits), qkv(c.qkv.bits);  // fresh: no new rows yet
-      const LayerKvCache cache{key.get(), value.get(), c.blockSize, c.kvHeads};
-      DeviceVector<float> partials(std::vector<float>(
-          static_cast<std::size_t>(decodeAttentionPartialFloats(4, c.heads, splits)), NAN));
-      DeviceVector<Bf16> out(std::vector<Bf16>(4 * static_cast<std::size_t>(c.heads) * kHeadDim, 0xffff));
-      kernel(out.get(), qkv.get(), c.qkvStride(), table, splits == 16 ? nullptr : seqs.get(), 4, c.heads,
-             cache, splits, partials.get(), counters.get(),
-             DecodeRope{dQNorm.get(), dKNorm.get(), cosines.get(), sines.get(), 1e-6f}, splits == 2, nullptr);
-      EXPECT_LT(relativeError(widen(out.read()), expected), 1e-2) << name << ", " << splits << " splits";
-      const std::vector<double> k = widen(key.read()), v = widen(value.read());
-      std::vector<double> got, want;
-      for (const std::size_t at : newSlots) {
-        got.insert(got.end(), k.begin() + static_cast<std::ptrdiff_t>(at),
-                   k.begin() + static_cast<std::ptrdiff_t>(at + kHeadDim));
-        got.insert(got.end(), v.begin() + static_cast<std::ptrdiff_t>(at),
-                   v.begin() + static_cast<std::ptrdiff_t>(at + kHeadDim));
-        want.insert(want.end(), ref.key.values.begin() + static_cast<std::ptrdiff_t>(at),
-                    ref.key.values.begin() + static_cast<std::ptrdiff_t>(at + kHeadDim));
-        want.insert(want.end(), ref.value.values.begin() + static_cast<std::ptrdiff_t>(at),
-                    ref.value.values.begin() + static_cast<std::ptrdiff_t>(at + kHeadDim));
-      }
-      EXPECT_LT(relativeError(got, want), 5e-3) << name << ", " << splits << " splits";
+  for (const int splits : {1, 2, 16}) {
+    DeviceVector<Bf16> key(c.key.bits), value(c.value.bits), qkv(c.qkv.bits);  // fresh: no new rows yet
+    const LayerKvCache cache{key.get(), value.get(), c.blockSize, c.kvHeads};
+    DeviceVector<float> partials(
+        std::vector<float>(static_cast<std::size_t>(decodeAttentionPartialFloats(4, c.heads, splits)), NAN));
+    DeviceVector<Bf16> out(std::vector<Bf16>(4 * static_cast<std::size_t>(c.heads) * kHeadDim, 0xffff));
+    decodeAttention(out.get(), qkv.get(), c.qkvStride(), table, splits == 16 ? nullptr : seqs.get(), 4,
+                    c.heads, cache, splits, partials.get(), counters.get(),
+                    DecodeRope{dQNorm.get(), dKNorm.get(), cosines.get(), sines.get(), 1e-6f}, splits == 2,
+                    nullptr);
+    EXPECT_LT(relativeError(widen(out.read()), expected), 1e-2) << splits << " splits";
+    const std::vector<double> k = widen(key.read()), v = widen(value.read());
+    std::vector<double> got, want;
+    for (const std::size_t at : newSlots) {
+      got.insert(got.end(), k.begin() + static_cast<std::ptrdiff_t>(at),
+                 k.begin() + static_cast<std::ptrdiff_t>(at + kHeadDim));
+      got.insert(got.end(), v.begin() + static_cast<std::ptrdiff_t>(at),
+                 v.begin() + static_cast<std::ptrdiff_t>(at + kHeadDim));
+      want.insert(want.end(), ref.key.values.begin() + static_cast<std::ptrdiff_t>(at),
+                  ref.key.values.begin() + static_cast<std::ptrdiff_t>(at + kHeadDim));
+      want.insert(want.end(), ref.value.values.begin() + static_cast<std::ptrdiff_t>(at),
+                  ref.value.values.begin() + static_cast<std::ptrdiff_t>(at + kHeadDim));
     }
+    EXPECT_LT(relativeError(got, want), 5e-3) << splits << " splits";
   }
 }
 
-// The tensor-core kernel's edges: every query-head grouping it is built for (1-8 heads a KV head, padded to
+// The kernel's edges: every query-head grouping it is built for (1-8 heads a KV head, padded to
 // 16 rows), contexts that end inside a warp's 16 keys, at a warp's or a tile's edge and past three tiles
 // in flight, and splits of 16-key partitions where only the first warp of a block has keys.
-TEST(CudaKernels, DecodeAttentionOnTensorCoresHandlesEveryGroupingAndEdge) {
+TEST(CudaKernels, DecodeAttentionHandlesEveryGroupingAndEdge) {
   SKIP_WITHOUT_GPU();
   std::mt19937 rng(21);
   const std::vector<std::pair<int, int>> seqs{{1, 1},  {16, 1},  {17, 1},  {63, 1},
@@ -648,8 +637,8 @@ TEST(CudaKernels, DecodeAttentionOnTensorCoresHandlesEveryGroupingAndEdge) {
       DeviceVector<float> partials(std::vector<float>(
           static_cast<std::size_t>(decodeAttentionPartialFloats(count, c.heads, splits)), NAN));
       DeviceVector<Bf16> out(std::vector<Bf16>(static_cast<std::size_t>(count * c.heads) * kHeadDim, 0xffff));
-      decodeAttentionMma(out.get(), qkv.get(), c.qkvStride(), table, list.get(), count, c.heads, cache,
-                         splits, partials.get(), counters.get(), DecodeRope{}, false, nullptr);
+      decodeAttention(out.get(), qkv.get(), c.qkvStride(), table, list.get(), count, c.heads, cache, splits,
+                      partials.get(), counters.get(), DecodeRope{}, false, nullptr);
       EXPECT_LT(relativeError(widen(out.read()), expected), 1e-2)
           << group << " heads a KV head, " << splits << " splits";
     }
