@@ -163,14 +163,20 @@ void ConnectionPool::watchWrite(Connection* connection, bool write) {
   connection->watchingWrite = write;
 }
 
-// libcurl finished connecting: the socket is the client's from now on.
-void ConnectionPool::takeOver(Connection* connection) {
+// libcurl finished connecting: the socket is the client's from now on. False when libcurl has no socket
+// for the connection any more (it found the connection closed already): the socket indexes m_byFd, so a
+// missing one must never be taken over.
+bool ConnectionPool::takeOver(Connection* connection) {
   curl_socket_t fd = CURL_SOCKET_BAD;
-  curl_easy_getinfo(connection->easy, CURLINFO_ACTIVESOCKET, &fd);
+  if (curl_easy_getinfo(connection->easy, CURLINFO_ACTIVESOCKET, &fd) != CURLE_OK || fd == CURL_SOCKET_BAD ||
+      fd < 0) {
+    return false;
+  }
   connection->fd = fd;
   if (m_byFd.size() <= static_cast<std::size_t>(fd)) m_byFd.resize(static_cast<std::size_t>(fd) + 1, nullptr);
   m_byFd[static_cast<std::size_t>(fd)] = connection;
   m_loop.add(fd, EPOLLIN | EPOLLRDHUP);
+  return true;
 }
 
 void ConnectionPool::onCurlSocket(int fd, std::uint32_t events) {
@@ -225,7 +231,12 @@ void ConnectionPool::handleConnects(
       if (tenant) failed(tenant, why);
       continue;
     }
-    takeOver(connection);
+    if (!takeOver(connection)) {
+      ConnectionTenant* tenant = connection->tenant;
+      close(connection);
+      if (tenant) failed(tenant, "could not connect: the connection was closed as soon as it was made");
+      continue;
+    }
     if (connection->tenant) {
       connected(connection);
     } else {

@@ -84,7 +84,7 @@ class ConnectionPool {
  private:
   static int onSocket(CURL*, curl_socket_t socket, int what, void* userp, void*);
   static int onTimer(CURLM*, long timeoutMs, void* userp);
-  void takeOver(Connection* connection);
+  bool takeOver(Connection* connection);
   std::string describeConnectError(CURLcode code, Connection* connection) const;
 
   EventLoop& m_loop;
