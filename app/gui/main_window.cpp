@@ -24,7 +24,11 @@
 #include <QStyleFactory>
 #include <QStyleOption>
 #include <QTabWidget>
+#include <QTimer>
 #include <cmath>
+#include <functional>
+#include <memory>
+#include <vector>
 
 #include "app/gui/compare_page.h"
 #include "app/gui/history_model.h"
@@ -49,6 +53,18 @@
 namespace ayar {
 
 namespace {
+
+// Runs (*steps)[next] and the steps after it, each from its own 1 ms timer: a timer, unlike a queued
+// call, lets the paint events and timers that came due in between run first. Nothing runs once
+// `context` is gone.
+void runInSteps(QObject* context, std::shared_ptr<std::vector<std::function<void()>>> steps,
+                std::size_t next) {
+  if (next >= steps->size()) return;
+  QTimer::singleShot(1, context, [context, steps, next] {
+    (*steps)[next]();
+    runInSteps(context, steps, next + 1);
+  });
+}
 
 constexpr int kLogLines = 5000;
 
@@ -331,9 +347,9 @@ void MainWindow::stopRun() {
 }
 
 void MainWindow::onRunFinished(quint64, qint64 storeRunId, bool cancelled, const QString& error) {
-  m_setup->setRunning(false);
-  refreshHistory();
   if (!error.isEmpty()) {
+    m_setup->setRunning(false);
+    refreshHistory();
     m_log->appendPlainText(QStringLiteral("[ayar] ") + error);
     // Kept in the store as failed: shown where results are read, with its error and engine log.
     if (storeRunId >= 0 && openRun(storeRunId)) showArea(ResultsArea);
@@ -341,28 +357,42 @@ void MainWindow::onRunFinished(quint64, qint64 storeRunId, bool cancelled, const
     emit runFinished(storeRunId, error);
     return;
   }
+  // The end of a run is shown in steps, each in its own pass of the event loop and each well under what
+  // a user notices: the result charts built, the Results tab shown (and drawn), the history read again.
+  // Painting and input come between them, so a 50,000-request run does not freeze the window as it ends.
+  // The Start button comes back with the last step, so no new run replaces the outcome in between.
+  std::vector<std::function<void()>> steps;
   if (!m_controller->outcomes().empty()) {
-    // The outcome in memory is what the store holds: no reading it back (a second for 50,000 requests).
-    const RunOutcome& outcome = m_controller->outcomes().back();
-    const RunSpec& spec = m_controller->spec();
-    StoredRun run;
-    run.id = storeRunId;
-    run.info.label = spec.label;
-    run.info.model = spec.engine.model;
-    run.info.servedModelName = spec.engine.servedModelName;
-    const QString name = storeRunId >= 0 ? HistoryModel::runName(run) : QString::fromStdString(outcome.title);
-    m_results->showRun(
-        name, outcome.records, outcome.summary,
-        std::isfinite(outcome.requestRate) ? std::optional<double>(outcome.requestRate) : std::nullopt,
-        cancelled ? RunStatus::Cancelled : RunStatus::Completed, &m_controller->sortedLatencyValues());
-    m_results->setRunFacts(runFactsOfResult(outcome.result));
-    showArea(ResultsArea);
+    steps.emplace_back([this, storeRunId, cancelled] { showOutcome(storeRunId, cancelled); });
+    steps.emplace_back([this] { showArea(ResultsArea); });
   }
-  if (storeRunId >= 0) {
-    showMessage(cancelled ? tr("Run #%1 stopped; what was measured is kept").arg(storeRunId)
-                          : tr("Run #%1 finished").arg(storeRunId));
-  }
-  emit runFinished(storeRunId, error);
+  steps.emplace_back([this] { refreshHistory(); });
+  steps.emplace_back([this, storeRunId, cancelled] {
+    m_setup->setRunning(false);
+    if (storeRunId >= 0) {
+      showMessage(cancelled ? tr("Run #%1 stopped; what was measured is kept").arg(storeRunId)
+                            : tr("Run #%1 finished").arg(storeRunId));
+    }
+    emit runFinished(storeRunId, QString());
+  });
+  runInSteps(this, std::make_shared<std::vector<std::function<void()>>>(std::move(steps)), 0);
+}
+
+void MainWindow::showOutcome(qint64 storeRunId, bool cancelled) {
+  // The outcome in memory is what the store holds: no reading it back (a second for 50,000 requests).
+  const RunOutcome& outcome = m_controller->outcomes().back();
+  const RunSpec& spec = m_controller->spec();
+  StoredRun run;
+  run.id = storeRunId;
+  run.info.label = spec.label;
+  run.info.model = spec.engine.model;
+  run.info.servedModelName = spec.engine.servedModelName;
+  const QString name = storeRunId >= 0 ? HistoryModel::runName(run) : QString::fromStdString(outcome.title);
+  m_results->showRun(
+      name, outcome.records, outcome.summary,
+      std::isfinite(outcome.requestRate) ? std::optional<double>(outcome.requestRate) : std::nullopt,
+      cancelled ? RunStatus::Cancelled : RunStatus::Completed, &m_controller->sortedLatencyValues());
+  m_results->setRunFacts(runFactsOfResult(outcome.result));
 }
 
 bool MainWindow::openRun(qint64 id) {

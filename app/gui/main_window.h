@@ -96,6 +96,8 @@ class MainWindow : public QMainWindow {
   void buildMenus();
   void retranslate();
   void onRunFinished(quint64 run, qint64 storeRunId, bool cancelled, const QString& error);
+  // The finished run's outcome (in memory) on the Results page.
+  void showOutcome(qint64 storeRunId, bool cancelled);
   void saveSettings();
   void restoreSettings(const MainWindowOptions& options);
   void showMessage(const QString& message);
