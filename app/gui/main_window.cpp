@@ -357,10 +357,10 @@ void MainWindow::onRunFinished(quint64, qint64 storeRunId, bool cancelled, const
     emit runFinished(storeRunId, error);
     return;
   }
-  // The end of a run is shown in steps, each in its own pass of the event loop and each well under what
-  // a user notices: the result charts built, the Results tab shown (and drawn), the history read again.
-  // Painting and input come between them, so a 50,000-request run does not freeze the window as it ends.
-  // The Start button comes back with the last step, so no new run replaces the outcome in between.
+  // The end of a run is shown in steps, each in its own pass of the event loop: the result charts built,
+  // the Results tab shown (and drawn), the history read again. Painting and input come between them, so
+  // the window does not freeze for their sum after a large run. The Start button comes back with the last
+  // step, so no new run replaces the outcome in between.
   std::vector<std::function<void()>> steps;
   if (!m_controller->outcomes().empty()) {
     steps.emplace_back([this, storeRunId, cancelled] { showOutcome(storeRunId, cancelled); });
