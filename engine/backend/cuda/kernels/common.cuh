@@ -194,6 +194,36 @@ __device__ __forceinline__ unsigned packBf16(float lo, float hi) {
   return *reinterpret_cast<const unsigned*>(&pair);
 }
 
+// Keys and values [first, first + Rows) of one KV head, through the block table, into a swizzled K tile
+// and V tile by cp.async, spread over the block's Threads threads (the caller commits). Rows at or past
+// `end` are zero: the attention masks their scores, and zero values keep P V finite whatever the tile
+// held before.
+template <int Rows, int Threads>
+__device__ __forceinline__ void loadKeyValueTile(bf16* keyTile, bf16* valueTile, const LayerKvCache& cache,
+                                                 const std::int32_t* blockTable, int kvHead, int first,
+                                                 int end, int tid) {
+  constexpr int kChunksPerRow = kHeadDim / 8;
+  static_assert(Rows * kChunksPerRow % Threads == 0, "every thread loads the same number of chunks");
+  const bf16* keys = asBf16(cache.key);
+  const bf16* values = asBf16(cache.value);
+#pragma unroll
+  for (int i = 0; i < Rows * kChunksPerRow / Threads; ++i) {
+    const int c = tid + i * Threads;
+    const int r = c / kChunksPerRow;
+    const int chunk = c % kChunksPerRow;
+    bf16* keyDst = keyTile + swizzled(r, chunk);
+    bf16* valueDst = valueTile + swizzled(r, chunk);
+    if (first + r < end) {
+      const bf16* keyRow = kvRow(keys, blockTable, first + r, cache, kvHead);
+      cpAsync16(keyDst, keyRow + chunk * 8);
+      cpAsync16(valueDst, values + (keyRow - keys) + chunk * 8);  // the same slot in the value cache
+    } else {
+      *reinterpret_cast<uint4*>(keyDst) = make_uint4(0, 0, 0, 0);
+      *reinterpret_cast<uint4*>(valueDst) = make_uint4(0, 0, 0, 0);
+    }
+  }
+}
+
 // 2^x on the special function unit; 2^-inf = 0.
 __device__ __forceinline__ float exp2Approx(float x) {
   float y;

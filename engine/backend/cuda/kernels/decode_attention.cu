@@ -181,7 +181,6 @@ __device__ __forceinline__ void mergeIfLast(bf16* out, std::int64_t outRow, cons
 constexpr int kStages = 3;                       // tiles in flight: two loading while one is used
 constexpr int kWarps = kDecodeThreads / 32;      // 4
 constexpr int kWarpKeys = kDecodeTile / kWarps;  // a warp's keys of each tile
-constexpr int kChunks = kHeadDim / 8;            // 16-byte chunks in a row of 128 bf16
 constexpr int kSlices = kHeadDim / 16;           // k16 slices of Q K^T (head dims)
 constexpr int kOutputTiles = kHeadDim / 8;       // n8 tiles of O (head dims)
 constexpr int kTileElements = kDecodeTile * kHeadDim;
@@ -189,34 +188,14 @@ constexpr std::size_t kStagesBytes = kStages * 2 * kTileElements * sizeof(bf16);
 constexpr float kLog2e = 1.4426950408889634f;
 
 static_assert(kWarpKeys == 16, "a warp's keys of a tile are one k16 slice of P V");
-static_assert(kDecodeTile * kChunks % kDecodeThreads == 0);
 
-// Tile t of the split ([begin + 64 t, end), at most 64 keys) into stage t % kStages, swizzled (see
-// common.cuh), K then V, by cp.async (the caller commits). Rows past end are zero: their scores are masked,
-// and zero values keep P V finite whatever the stage held before.
+// Tile t of the split ([begin + 64 t, end), at most 64 keys) into stage t % kStages, K then V (the caller
+// commits).
 __device__ __forceinline__ void issueTile(bf16* stages, int t, int begin, int end, const LayerKvCache& cache,
                                           int kvHead, const std::int32_t* blockTable, int tid) {
   bf16* keyTile = stages + (t % kStages) * 2 * kTileElements;
-  bf16* valueTile = keyTile + kTileElements;
-  const bf16* keys = asBf16(cache.key);
-  const bf16* values = asBf16(cache.value);
-  const int first = begin + t * kDecodeTile;
-#pragma unroll
-  for (int i = 0; i < kDecodeTile * kChunks / kDecodeThreads; ++i) {
-    const int c = tid + i * kDecodeThreads;
-    const int r = c / kChunks;
-    const int chunk = c % kChunks;
-    bf16* keyDst = keyTile + swizzled(r, chunk);
-    bf16* valueDst = valueTile + swizzled(r, chunk);
-    if (first + r < end) {
-      const bf16* keyRow = kvRow(keys, blockTable, first + r, cache, kvHead);
-      cpAsync16(keyDst, keyRow + chunk * 8);
-      cpAsync16(valueDst, values + (keyRow - keys) + chunk * 8);  // the same slot in the value cache
-    } else {
-      *reinterpret_cast<uint4*>(keyDst) = make_uint4(0, 0, 0, 0);
-      *reinterpret_cast<uint4*>(valueDst) = make_uint4(0, 0, 0, 0);
-    }
-  }
+  loadKeyValueTile<kDecodeTile, kDecodeThreads>(keyTile, keyTile + kTileElements, cache, blockTable, kvHead,
+                                                begin + t * kDecodeTile, end, tid);
 }
 
 // The query heads (staged in exchange as floats, scaled) as A fragments: row g < G is head g, rows past G

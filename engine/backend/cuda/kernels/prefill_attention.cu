@@ -76,33 +76,6 @@ __device__ __forceinline__ void loadQueryTile(bf16* qTile, const bf16* qkv, int 
   }
 }
 
-// Keys and values [keyBase, keyBase + 64) through the block table into one K/V buffer, by cp.async (the
-// caller commits); rows at or past keyEnd are zero (the causal mask hides them; zero values keep P V
-// finite whatever the buffer held before).
-__device__ __forceinline__ void loadKeyValueTile(bf16* keyTile, bf16* valueTile, const LayerKvCache& cache,
-                                                 const TileWork& work, int keyBase, int tid) {
-  const bf16* keys = asBf16(cache.key);
-  const bf16* values = asBf16(cache.value);
-#pragma unroll
-  for (int i = 0; i < kKeyTile * kChunks / kThreads; ++i) {
-    const int c = tid + i * kThreads;
-    const int r = c / kChunks;
-    const int chunk = c % kChunks;
-    const int j = keyBase + r;
-    bf16* keyDst = keyTile + swizzled(r, chunk);
-    bf16* valueDst = valueTile + swizzled(r, chunk);
-    if (j < work.keyEnd) {
-      const bf16* keyRow = kvRow(keys, work.blockTable, j, cache, work.kvHead);
-      const bf16* valueRow = values + (keyRow - keys);  // the same slot in the value cache
-      cpAsync16(keyDst, keyRow + chunk * 8);
-      cpAsync16(valueDst, valueRow + chunk * 8);
-    } else {
-      *reinterpret_cast<uint4*>(keyDst) = make_uint4(0, 0, 0, 0);
-      *reinterpret_cast<uint4*>(valueDst) = make_uint4(0, 0, 0, 0);
-    }
-  }
-}
-
 // The warp's 16 Q rows as A fragments: q[s] covers head dims [16s, 16s + 16). Matrices 0-3 of each
 // ldmatrix are (rows 0-7, dims 0-7), (rows 8-15, dims 0-7), (rows 0-7, dims 8-15), (rows 8-15, dims
 // 8-15) of the slice: a0..a3.
@@ -283,7 +256,8 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   loadQueryTile(qTile, qkv, qkvStride, head, work, tid);
   cpAsyncCommit();
-  loadKeyValueTile(keyTiles, valueTiles, cache, work, 0, tid);
+  loadKeyValueTile<kKeyTile, kThreads>(keyTiles, valueTiles, cache, work.blockTable, work.kvHead, 0,
+                                       work.keyEnd, tid);
   cpAsyncCommit();
   cpAsyncWait<1>();  // the Q tile (the K/V tile 0 may still be in flight)
   __syncthreads();
@@ -305,8 +279,9 @@ __global__ void __launch_bounds__(kThreads, 1)
     __syncthreads();
     if (k + 1 < keyTileCount) {
       const int next = (k + 1) & 1;
-      loadKeyValueTile(keyTiles + next * kKeyTileElements, valueTiles + next * kKeyTileElements, cache, work,
-                       (k + 1) * kKeyTile, tid);
+      loadKeyValueTile<kKeyTile, kThreads>(keyTiles + next * kKeyTileElements,
+                                           valueTiles + next * kKeyTileElements, cache, work.blockTable,
+                                           work.kvHead, (k + 1) * kKeyTile, work.keyEnd, tid);
     }
     cpAsyncCommit();
 
