@@ -133,6 +133,15 @@ struct Driver {
     }
     return ms;
   }
+  // The median time of `timed` decode steps, after `warmUp` untimed ones.
+  double medianStepMs(int warmUp, int timed) {
+    for (int i = 0; i < warmUp; ++i)
+      decodeStep();
+    std::vector<double> times;
+    for (int i = 0; i < timed; ++i)
+      times.push_back(decodeStep());
+    return median(times);
+  }
   int meanContext() const {
     std::int64_t total = 0;
     for (const Seq& s : seqs)
@@ -313,8 +322,9 @@ int main(int argc, char** argv) {
     cublasSetStream(blas, benchStream);
     void* blasWorkspace = deviceAlloc<std::uint8_t>(std::int64_t{32} << 20);
     cublasSetWorkspace(blas, blasWorkspace, std::size_t{32} << 20);  // no allocation while capturing
-    // The batched steps' GEMMs (as the backend calls cuBLAS), with their TFLOP/s and the fraction of their
-    // own floor: the weights streamed once at copy bandwidth, or the FLOPs at the measured peak.
+    // A cuBLAS GEMM as the backend calls it; gemmRow prints the batched steps' ones with their TFLOP/s and
+    // the fraction of their own floor: the weights streamed once at copy bandwidth, or the FLOPs at the
+    // measured peak.
     auto gemmRows = [&](auto* out, const Bf16* in, const Bf16* weights, int m, int n, int k) {
       const float alpha = 1.0f, beta = 0.0f;
       const cudaDataType_t outType =
@@ -366,11 +376,7 @@ int main(int argc, char** argv) {
         }
       }
       for (const int m : {1, 4, 8, 16}) {
-        const float alpha = 1.0f, beta = 0.0f;
-        const double ms = timeKernel([&] {
-          cublasGemmEx(blas, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &alpha, w, CUDA_R_16BF, k, x, CUDA_R_16BF, k,
-                       &beta, y, CUDA_R_16BF, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
-        });
+        const double ms = timeKernel([&] { gemmRows(y, x, w, m, n, k); });
         row(std::string("cublas M=") + std::to_string(m) + " " + label, ms, 2.0 * n * k);
       }
       for (const int m : {64, 128, 256}) {
@@ -583,12 +589,7 @@ int main(int argc, char** argv) {
       for (const int batch : {8, 32, 64, 128, 256}) {
         driver.reset();
         driver.addAndPrefill(batch, 512, 16384);
-        for (int i = 0; i < 3; ++i)
-          driver.decodeStep();
-        std::vector<double> steps;
-        for (int i = 0; i < (quick ? 8 : 32); ++i)
-          steps.push_back(driver.decodeStep());
-        const double stepMs = median(steps);
+        const double stepMs = driver.medianStepMs(3, quick ? 8 : 32);
         const double bytesMs = decodeBytes(c, batch, driver.meanContext()) / copyBandwidth * 1e3;
         const double flopsMs = decodeFlops(c, batch, driver.meanContext()) / matmulPeak * 1e3;
         const double floorMs = std::max(bytesMs, flopsMs);
@@ -651,12 +652,7 @@ int main(int argc, char** argv) {
         continue;
       }
       driver.addAndPrefill(1, 128, 8192);
-      for (int i = 0; i < 5; ++i)
-        driver.decodeStep();
-      std::vector<double> times;
-      for (int i = 0; i < (quick ? 32 : 128); ++i)
-        times.push_back(driver.decodeStep());
-      const double ms = median(times);
+      const double ms = driver.medianStepMs(5, quick ? 32 : 128);
       const double floorMs = decodeBytes(c, 1, driver.meanContext()) / copyBandwidth * 1e3;
       const std::string label = name + " (" + variant.label + ")";
       std::printf("%-56s %12.3f %12.3f %9.1f%%\n", label.c_str(), ms, floorMs, 100.0 * floorMs / ms);
