@@ -3,11 +3,13 @@
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -409,6 +411,66 @@ TEST(LoadRunner, ConnectionRefusedIsAFailedRequestNamingTheCause) {
     EXPECT_EQ(record.httpStatus, 0);
     EXPECT_EQ(record.error.rfind("could not connect (Connection refused)", 0), 0u) << record.error;
   }
+}
+
+// A server past its limits, as an engine out of file descriptors looks from the client: a listen queue
+// of two, and each connection it does accept reset or closed before any response. Thousands of requests
+// sent at once then meet refused or reset connects, resets and timeouts all together. Each must come
+// back as one failed record with a message, and the client must live through it (a connection closed
+// in the middle of its set-up once corrupted the client's heap here).
+TEST(LoadRunner, AnOverloadedServerCostsFailedRequestsNeverTheClient) {
+  const int listener = ::socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(listener, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  ASSERT_EQ(::listen(listener, 2), 0);
+  socklen_t length = sizeof address;
+  ::getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length);
+  std::atomic<bool> stop{false};
+  std::atomic<int> accepted{0};
+  std::thread server([&] {
+    while (!stop) {
+      pollfd ready{listener, POLLIN, 0};
+      if (::poll(&ready, 1, 20) <= 0) continue;
+      const int connection = ::accept(listener, nullptr, nullptr);
+      if (connection < 0) continue;
+      const int n = ++accepted;
+      if (n % 2 == 0) {  // reset at once
+        const linger abortive{1, 0};
+        ::setsockopt(connection, SOL_SOCKET, SO_LINGER, &abortive, sizeof abortive);
+      } else {  // read what came, then a plain close without a response
+        char buffer[4096];
+        (void)::recv(connection, buffer, sizeof buffer, MSG_DONTWAIT);
+      }
+      ::close(connection);
+      std::this_thread::sleep_for(std::chrono::microseconds(200));  // a slow accept loop
+    }
+  });
+  constexpr int kRequests = 3000;
+  LoadRunnerConfig config;
+  config.baseUrl = "http://127.0.0.1:" + std::to_string(ntohs(address.sin_port)) + "/";
+  config.body.model = "test-model";
+  config.requestTimeoutS = 0.5 * kTimingSlack;
+  const Clock::time_point started = Clock::now();
+  const auto records = runLoad(config, makeRequests(kRequests, 4), ArrivalSchedule::throughput(kRequests));
+  const double seconds = secondsBetween(started, Clock::now());
+  stop = true;
+  server.join();
+  ::close(listener);
+
+  ASSERT_EQ(records.size(), static_cast<std::size_t>(kRequests));
+  std::set<std::int64_t> indexes;
+  for (const RequestRecord& record : records) {
+    indexes.insert(record.index);
+    EXPECT_FALSE(record.success) << record.index;
+    EXPECT_EQ(record.httpStatus, 0) << record.index;
+    EXPECT_FALSE(record.error.empty()) << record.index;
+  }
+  EXPECT_EQ(indexes.size(), static_cast<std::size_t>(kRequests)) << "each request exactly once";
+  EXPECT_GT(accepted.load(), 0) << "the server took some connections: the test reached its resets";
+  EXPECT_LT(seconds, 60.0 * kTimingSlack);
 }
 
 TEST(LoadRunner, CancelStopsPromptlyAndKeepsFinishedRecords) {
