@@ -140,7 +140,11 @@ CommandLineOutcome parseEngineCommandLine(int argc, const char* const* argv, Eng
       ->add_option("--max-model-len", options.maxModelLen,
                    "Context length: prompt + output tokens (default: the model's max_position_embeddings)")
       ->check(CLI::Range(1, 1 << 24));
-  serve->add_option("--max-num-seqs", options.maxNumSeqs, "Most sequences in one batch")
+  serve
+      ->add_option(
+          "--max-num-seqs", options.maxNumSeqs,
+          "Most sequences in one batch. Default as vLLM's: 1024 on a GPU with at least 70 GiB that is "
+          "not an A100 (and the h100/h200 sim), else 256; never above --max-num-batched-tokens")
       ->check(CLI::Range(1, 1 << 20));
   serve
       ->add_option("--max-num-batched-tokens", options.maxNumBatchedTokens,
@@ -223,9 +227,9 @@ CommandLineOutcome parseEngineCommandLine(int argc, const char* const* argv, Eng
     if (options.gpuMemoryUtilization <= 0.0) {
       throw FlagError{"--gpu-memory-utilization must be above 0 and at most 1, e.g. 0.9"};
     }
-    if (options.maxNumBatchedTokens < options.maxNumSeqs) {
+    if (options.maxNumSeqs && options.maxNumBatchedTokens < *options.maxNumSeqs) {
       throw FlagError{"--max-num-batched-tokens (" + std::to_string(options.maxNumBatchedTokens) +
-                      ") must be at least --max-num-seqs (" + std::to_string(options.maxNumSeqs) +
+                      ") must be at least --max-num-seqs (" + std::to_string(*options.maxNumSeqs) +
                       "): raise it or lower --max-num-seqs"};
     }
     if (options.simProfileGiven && options.device != "sim") {

@@ -18,7 +18,8 @@ struct EngineOptions {
   std::string tokenizer;            // empty: the model folder's, else defaultTokenizerDir()
   std::string servedModelName;      // empty: MODEL as given
   std::optional<int> maxModelLen;   // unset: the model's max_position_embeddings
-  int maxNumSeqs = 256;
+  // Unset: vLLM's rule, decided once the device is known (resolveMaxNumSeqs in engine_setup.h).
+  std::optional<int> maxNumSeqs;
   int maxNumBatchedTokens = 8192;
   double gpuMemoryUtilization = 0.9;
   std::optional<std::int64_t> kvCacheMemoryBytes;  // unset: sim from utilisation, cpu 1 GiB

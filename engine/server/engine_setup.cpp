@@ -1,6 +1,7 @@
 #include "engine/server/engine_setup.h"
 
 #include <algorithm>
+#include <cctype>
 #include <climits>
 #include <cstdio>
 #include <fstream>
@@ -62,15 +63,14 @@ SamplingDefaults readGenerationConfig(const fs::path& folder) {
 // rows more): the float residual stream, bf16 normed rows, q/k/v, attention output, projection, gate/up and
 // activated MLP rows; float32 logits for a full batch; and 512 MiB of runtime (CUDA context, cuBLAS
 // workspace, graphs). An estimate in the spirit of vLLM's profiling run, which a simulator cannot perform.
-std::int64_t activationReserveBytes(const ModelConfig& model, const EngineOptions& options) {
+std::int64_t activationReserveBytes(const ModelConfig& model, const EngineOptions& options, int maxNumSeqs) {
   const std::int64_t hidden = model.hiddenSize, inter = model.intermediateSize;
   const std::int64_t qDim = std::int64_t{model.numHeads} * model.headDim;
   const std::int64_t kvDim = std::int64_t{model.numKvHeads} * model.headDim;
   const std::int64_t perToken =
       4 * hidden + 2 * (hidden + (qDim + 2 * kvDim) + qDim + hidden + 2 * inter + inter);
   const std::int64_t rows = std::int64_t{options.maxNumBatchedTokens} + 512;
-  return (std::int64_t{512} << 20) + rows * perToken +
-         (std::int64_t{options.maxNumSeqs} + 16) * model.vocabSize * 4;
+  return (std::int64_t{512} << 20) + rows * perToken + (std::int64_t{maxNumSeqs} + 16) * model.vocabSize * 4;
 }
 
 void resolveModel(const EngineOptions& options, EnginePlan& plan) {
@@ -179,7 +179,7 @@ void planMemory(const EngineOptions& options, std::int64_t availableHostBytes, E
     const std::string card = (sim ? "the simulated " + plan.simProfile->name : "the " + plan.deviceName) +
                              " (" + formatBytes(plan.memoryBytes) + ")";
     plan.weightBytes = model.parameterCount() * 2;
-    const std::int64_t reserve = activationReserveBytes(model, options);
+    const std::int64_t reserve = activationReserveBytes(model, options, plan.maxNumSeqs);
     if (options.kvCacheMemoryBytes) {
       plan.kvBudgetBytes = *options.kvCacheMemoryBytes;
       if (plan.weightBytes + reserve + plan.kvBudgetBytes > plan.memoryBytes) {
@@ -287,11 +287,29 @@ std::int64_t availableHostMemoryBytes() {
   return 0;
 }
 
+int defaultMaxNumSeqs(const std::string& gpuName, std::int64_t gpuMemoryBytes, int maxNumBatchedTokens) {
+  std::string upper = gpuName;
+  for (char& c : upper)
+    c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  const bool large = gpuMemoryBytes >= (std::int64_t{70} << 30) && upper.find("A100") == std::string::npos;
+  return std::min(large ? 1024 : 256, maxNumBatchedTokens);
+}
+
 EnginePlan planEngine(const EngineOptions& options, std::int64_t availableHostBytes) {
   EnginePlan plan;
   resolveModel(options, plan);
   resolveDevice(options, plan);
   resolveTokenizer(options, plan);
+  if (options.maxNumSeqs) {
+    plan.maxNumSeqs = *options.maxNumSeqs;
+  } else if (plan.device == "cuda") {
+    plan.maxNumSeqs = defaultMaxNumSeqs(plan.deviceName, plan.memoryBytes, options.maxNumBatchedTokens);
+  } else if (plan.device == "sim" && plan.simProfile->kind == SimProfile::Kind::kRoofline) {
+    plan.maxNumSeqs = defaultMaxNumSeqs(plan.simProfile->name, simulatedDeviceMemoryBytes(*plan.simProfile),
+                                        options.maxNumBatchedTokens);
+  } else {
+    plan.maxNumSeqs = defaultMaxNumSeqs("", 0, options.maxNumBatchedTokens);
+  }
   plan.servedModelName = options.servedModelName.empty() ? options.model : options.servedModelName;
   planMemory(options, availableHostBytes, plan);
   return plan;

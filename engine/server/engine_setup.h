@@ -29,6 +29,7 @@ struct EnginePlan {
   SamplingDefaults samplingDefaults;  // from the folder's generation_config.json when present
 
   int maxModelLen = 0;
+  int maxNumSeqs = 0;  // --max-num-seqs, or its default for the device (defaultMaxNumSeqs)
   int numBlocks = 0;
   std::int64_t kvBytesPerBlock = 0;
   std::int64_t weightBytes = 0;    // as the device holds them (cpu: float32, cuda and sim: bf16)
@@ -36,6 +37,12 @@ struct EnginePlan {
   std::int64_t memoryBytes =
       0;  // what the budget was taken from (cuda, sim: device memory; cpu: MemAvailable)
 };
+
+// vLLM's default --max-num-seqs for the device: 1024 on a GPU with at least 70 GiB that is not an A100
+// (H100/H200 class; the h100/h200 sim models such cards), else 256; never above the step's token budget,
+// since every running sequence needs a token of it. `gpuName` and `gpuMemoryBytes` describe the (real or
+// simulated) card; a cpu plan passes an empty name and 0.
+int defaultMaxNumSeqs(const std::string& gpuName, std::int64_t gpuMemoryBytes, int maxNumBatchedTokens);
 
 // The KV budget on --device cpu when --kv-cache-memory-bytes is not given.
 inline constexpr std::int64_t kDefaultCpuKvCacheBytes = std::int64_t{1} << 30;

@@ -109,7 +109,7 @@ int serve(const EngineOptions& options) {
   std::unique_ptr<EngineLoop> loop;
   try {
     SchedulerConfig scheduler;
-    scheduler.maxNumSeqs = options.maxNumSeqs;
+    scheduler.maxNumSeqs = plan.maxNumSeqs;
     scheduler.maxNumBatchedTokens = options.maxNumBatchedTokens;
     scheduler.blockSize = options.blockSize;
     scheduler.numBlocks = plan.numBlocks;
@@ -148,7 +148,7 @@ int serve(const EngineOptions& options) {
                AYAR_VERSION, plan.model.name.c_str(), plan.servedModelName.c_str(),
                deviceDescription(plan).c_str(), plan.numBlocks, options.blockSize,
                formatBytes(std::int64_t{plan.numBlocks} * plan.kvBytesPerBlock).c_str(), plan.maxModelLen,
-               options.maxNumSeqs, options.host.c_str(), static_cast<unsigned>(server->port()));
+               plan.maxNumSeqs, options.host.c_str(), static_cast<unsigned>(server->port()));
   std::fflush(stderr);
 
   std::atomic<bool> stopRequested{false};

@@ -295,10 +295,13 @@ TEST(EffectiveFlags, SpellingsOfTheSameSettingsAgreeAndDefaultsFillIn) {
   const EngineTemplate& ayar = shipped().at("ayar");
   const auto defaults = effectiveFlags(ayar, {});
   EXPECT_EQ(defaults.at("--enable-prefix-caching"), "true");
-  EXPECT_EQ(defaults.at("--max-num-seqs"), "256");
+  EXPECT_EQ(defaults.at("--max-num-batched-tokens"), "8192");
+  // The engine picks --max-num-seqs from the device when it starts: no default to fill in.
+  EXPECT_EQ(defaults.count("--max-num-seqs"), 0u);
   EXPECT_EQ(effectiveFlags(ayar, {EngineFlag::toggle("--enable-prefix-caching"),
-                                  EngineFlag::option("--max-num-seqs", "256")}),
+                                  EngineFlag::option("--max-num-batched-tokens", "8192")}),
             defaults);
+  EXPECT_NE(effectiveFlags(ayar, {EngineFlag::option("--max-num-seqs", "256")}), defaults);
   EXPECT_EQ(effectiveFlags(ayar, {EngineFlag::toggle("--no-enable-prefix-caching")}),
             effectiveFlags(ayar, {EngineFlag::option("--enable-prefix-caching", "false")}));
   EXPECT_NE(effectiveFlags(ayar, {EngineFlag::toggle("--no-enable-prefix-caching")}), defaults);

@@ -50,6 +50,35 @@ TEST(EngineSetup, SimSizesTheKvPoolFromTheSimulatedCard) {
   EXPECT_EQ(planEngine(options, 0).numBlocks, 8 * kGiB / plan.kvBytesPerBlock);
 }
 
+// vLLM's default --max-num-seqs: 1024 on a card with at least 70 GiB that is not an A100, else 256, and
+// never above the step's token budget; a value given on the command line is kept as it is.
+TEST(EngineSetup, MaxNumSeqsDefaultsAsVllmByDevice) {
+  EXPECT_EQ(defaultMaxNumSeqs("NVIDIA H200", 140 * kGiB, 8192), 1024);
+  EXPECT_EQ(defaultMaxNumSeqs("NVIDIA H100 80GB HBM3", 80 * kGiB - kGiB / 2, 8192), 1024);
+  EXPECT_EQ(defaultMaxNumSeqs("NVIDIA A100-SXM4-80GB", 80 * kGiB, 8192), 256);
+  EXPECT_EQ(defaultMaxNumSeqs("NVIDIA L40S", 45 * kGiB, 8192), 256);
+  EXPECT_EQ(defaultMaxNumSeqs("NVIDIA H200", 140 * kGiB, 512), 512);
+  EXPECT_EQ(defaultMaxNumSeqs("", 0, 8192), 256);
+
+  EngineOptions options;
+  options.model = "qwen3-8b";
+  options.device = "sim";
+  for (const char* profile : {"h100", "h200"}) {
+    options.simProfile = profile;
+    EXPECT_EQ(planEngine(options, 0).maxNumSeqs, 1024) << profile;
+  }
+  options.simProfile = "fixed:20,5";  // no card is modelled: the general default
+  EXPECT_EQ(planEngine(options, 0).maxNumSeqs, 256);
+  options.simProfile = "h200";
+  options.maxNumSeqs = 48;
+  EXPECT_EQ(planEngine(options, 0).maxNumSeqs, 48);
+
+  EngineOptions cpu;
+  cpu.model = "qwen3-tiny";
+  cpu.device = "cpu";
+  EXPECT_EQ(planEngine(cpu, 16 * kGiB).maxNumSeqs, 256);
+}
+
 TEST(EngineSetup, RefusesWhatDoesNotFitNamingTheFlag) {
   EngineOptions cpu;
   cpu.model = "qwen3-32b";
