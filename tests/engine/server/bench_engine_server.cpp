@@ -122,13 +122,6 @@ double cpuSecondsOfThisThread() {
          static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
 }
 
-double metricValue(const std::string& metrics, const std::string& name) {
-  const std::size_t at = metrics.find("\n" + name + "{");
-  if (at == std::string::npos) return 0.0;
-  const std::size_t value = metrics.find("} ", at);
-  return std::stod(metrics.substr(value + 2, metrics.find('\n', value) - value - 2));
-}
-
 int connectTo(int port) {
   const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   sockaddr_in address{};
@@ -290,6 +283,7 @@ int main(int argc, char** argv) {
   const double clientCpu = cpuSecondsOfThisThread() - clientCpuAtStart;
   // The server's own view: the mean inter-token latency at the engine loop's hand-over (warm-up included).
   const std::string metrics = ayar::test::httpGet(engine.url("/metrics")).body;
+  using ayar::test::metricValue;
   const double itlSum = metricValue(metrics, "vllm:inter_token_latency_seconds_sum");
   const double itlCount = metricValue(metrics, "vllm:inter_token_latency_seconds_count");
   const double steps = metricValue(metrics, "ayar:engine_steps_total");
@@ -319,8 +313,13 @@ int main(int argc, char** argv) {
               windowTokens ? serverCpu * 1e6 / static_cast<double>(windowTokens) : 0.0);
   std::printf("  by thread:             %s\n", threadShares.c_str());
   std::printf("client CPU (this bench): %.2f cores\n", clientCpu / options.seconds);
-  std::printf("server-side mean ITL:    %.2f ms; %.0f tokens per engine step\n",
-              itlCount > 0 ? 1e3 * itlSum / itlCount : 0.0, steps > 0 ? generated / steps : 0.0);
+  // A metric missing from /metrics (metricValue: -1) is said to be, never printed as a zero.
+  char serverItl[32] = "absent";
+  char perStep[32] = "absent";
+  if (itlSum >= 0 && itlCount > 0)
+    std::snprintf(serverItl, sizeof serverItl, "%.2f ms", 1e3 * itlSum / itlCount);
+  if (generated >= 0 && steps > 0) std::snprintf(perStep, sizeof perStep, "%.0f", generated / steps);
+  std::printf("server-side mean ITL:    %s; tokens per engine step: %s\n", serverItl, perStep);
   std::printf("engine exit code %d\n", exitCode);
   return serverErrors == 0 && exitCode == 0 ? 0 : 1;
 }
