@@ -10,9 +10,13 @@
 #   hf       scripts/hf-qwen3-check.py: the backends against Hugging Face transformers' Qwen3
 #   kernels  bench_cuda_backend: copy bandwidth, batch-1 decode vs the floor (8b, 14b), decode steps at
 #            batch 8-256, prefill of a 2k and an 8k prompt, one row per kernel
-#   burst    ayar-cli bench: qwen3-14b, 1000 ShareGPT-like prompts sent at once (total tokens/s)
+#   burst    ayar-cli bench: qwen3-14b, 1000 ShareGPT-like prompts sent at once (total tokens/s), the
+#            engine's defaults (--max-num-seqs 1024 on an H100/H200-class GPU)
 #   burst16k the burst with --max-num-batched-tokens 16384
-#   burst1024 the burst with --max-num-seqs 1024
+#   burst256 the burst with --max-num-seqs 256 (the default on smaller GPUs)
+#   random32k, random4k, random2k, random128: the throughput study's random-prompt scenarios on qwen3-14b
+#            (profiles random-32k-100 with 100 prompts, random-4k-200 and random-2k-100 with 500,
+#            random-128-4 with 1,000)
 #   rates    ayar-cli bench: qwen3-8b at 1, 4, 8 and 16 requests/s (mean latency, TTFT, TPOT);
 #            RATES (default "1 4 8 16") picks the rates, RATE_PROMPTS (default "60 200 400 800") bounds
 #            each run's prompts
@@ -85,9 +89,13 @@ for part in "${parts[@]}"; do
     burst16k)
       serve_bench burst-14b-16k qwen3-14b --max-num-batched-tokens=16384 -- --load-profile sharegpt-all-at-once \
         --num-prompts 1000 ;;
-    burst1024)
-      serve_bench burst-14b-1024 qwen3-14b --max-num-seqs=1024 -- --load-profile sharegpt-all-at-once \
+    burst256)
+      serve_bench burst-14b-256 qwen3-14b --max-num-seqs=256 -- --load-profile sharegpt-all-at-once \
         --num-prompts 1000 ;;
+    random32k) serve_bench random-32k-14b qwen3-14b -- --load-profile random-32k-100 --num-prompts 100 ;;
+    random4k) serve_bench random-4k-14b qwen3-14b -- --load-profile random-4k-200 --num-prompts 500 ;;
+    random2k) serve_bench random-2k-14b qwen3-14b -- --load-profile random-2k-100 --num-prompts 500 ;;
+    random128) serve_bench random-128-14b qwen3-14b -- --load-profile random-128-4 --num-prompts 1000 ;;
     rates)
       read -r -a counts <<<"${RATE_PROMPTS:-60 200 400 800}"
       i=0

@@ -6,14 +6,15 @@ to the step logs of rate runs on it.
 
 The model (the same arithmetic as rooflineStepCost in engine/backend/sim/sim_backend.cpp):
 
-    step = layers * (fused_us if the step decodes 1-2 sequences, graph_us if 3-16, wide_us if more,
-                     else eager_us)
+    step = layers * (fused_us if the step decodes 1-2 sequences, graph_us if 3-16, wide_us if more;
+                     eager_us if it prefills only, mixed_us if it prefills beside decodes)
          + max(weight bytes / weight_bw, linear FLOPs / linear_rate)
          + KV bytes read by decode tokens / attention_bw
          + prefill attention FLOPs / prefill_attention_rate
 
 A prefill point is the mean TTFT of six prompts of L tokens. Five are one step of L tokens from
-position 0; the first is also the prompt of ayar-cli's ready check, so it finds all but its last
+position 0 (a prompt longer than the step's token budget, 8,192, is one step per chunk of that many,
+each chunk's attention over the context before it); the first is also the prompt of ayar-cli's ready check, so it finds all but its last
 block in the prefix cache and costs one step of the rest. Each TTFT also holds the HTTP path, which
 the simulator's own measurement has too, so HTTP_MS (from the simulator's sweep) is taken off first.
 A decode point is C sequences of one token each at contexts of 512-640 tokens (576 on average).
@@ -37,6 +38,7 @@ import sys
 
 HTTP_MS = 0.8
 BLOCK = 16  # KV block size of the sweep's engine (the default)
+CHUNK = 8192  # the sweep engine's --max-num-batched-tokens (the default): a longer prompt prefills in chunks
 STEP_SAMPLE = 400  # decode-only steps kept from each step log
 MODELS = {  # layers, hidden, intermediate, heads, kv heads, head dim, vocabulary
     "qwen3-8b": (36, 4096, 12288, 32, 8, 128, 151936),
@@ -60,11 +62,12 @@ def batch_ms(p, model, prefill=0, position=0, decodes=0, context=577.0):
     `decodes` sequences of one token at `context` tokens. Only a decode-only step is a CUDA graph; one of
     1-2 sequences takes the backend's fused GEMV path, more take cuBLAS and the unfused kernels, which
     cost more from 17 sequences on (rows padded to 32 and more: the step logs show the jump)."""
-    fused_us, graph_us, wide_us, eager_us, weight_bw, linear_rate, attention_bw, prefill_rate = p
+    fused_us, graph_us, wide_us, eager_us, mixed_us, weight_bw, linear_rate, attention_bw, prefill_rate = p
     layers, linear_macs, lm_head_macs, kv_bytes, pair_flops = counts(model)
     tokens, samples = prefill + decodes, (1 if prefill else 0) + decodes
     pairs = prefill * position + prefill * (prefill + 1) / 2.0
-    per_layer = eager_us if prefill else fused_us if decodes <= 2 else graph_us if decodes <= 16 else wide_us
+    per_layer = (mixed_us if prefill and decodes else eager_us if prefill else fused_us if decodes <= 2 else
+                 graph_us if decodes <= 16 else wide_us)
     seconds = layers * per_layer * 1e-6
     linear_flops = 2.0 * (linear_macs - lm_head_macs) * tokens + 2.0 * lm_head_macs * samples
     weight_bytes = 2.0 * linear_macs + tokens * kv_bytes
@@ -74,8 +77,11 @@ def batch_ms(p, model, prefill=0, position=0, decodes=0, context=577.0):
 
 
 def step_ms(p, model, kind, n, position=0):
+    """A prefill of n tokens from `position` (one step per CHUNK tokens, each over the context before it),
+    or a decode step of n sequences."""
     if kind == "prefill":
-        return batch_ms(p, model, prefill=n, position=position)
+        return sum(batch_ms(p, model, prefill=min(CHUNK, n - done), position=position + done)
+                   for done in range(0, n, CHUNK))
     return batch_ms(p, model, decodes=n)
 
 
@@ -133,10 +139,11 @@ def point_ms(p, model, kind, n):
     return (5 * step_ms(p, model, kind, n) + step_ms(p, model, kind, n - cached, cached)) / 6
 
 
-def loss(p, points, steps=()):
+def loss(p, points, steps=(), mixed=()):
     if min(p) <= 0:
         return math.inf
     total = sum((point_ms(p, *pt[:3]) / pt[3] - 1.0) ** 2 for pt in points)
+    total += sum((mixed_ms(p, *mx[:3]) / mx[3] - 1.0) ** 2 for mx in mixed)
     if steps:
         logged = sum((step_log_ms(p, *st[:4]) / st[4] - 1.0) ** 2 for st in steps)
         total += logged * len(points) / len(steps)
@@ -173,12 +180,12 @@ def main():
     points, mixed = points8 + points14, mixed8 + mixed14
     logs = [(path, read_steps(path)) for path in sys.argv[3:]]
     steps = [st for _, log in logs for st in log]
-    # Start: 10, 40, 40 and 60 us a layer, 3.8 TB/s weights, 700 TFLOP/s linear, 1.5 TB/s attention,
-    # 60 TFLOP/s prefill attention.
-    x0 = [10.0, 40.0, 40.0, 60.0, 3.8e12, 7.0e14, 1.5e12, 6.0e13]
-    p = nelder_mead(lambda q: loss(q, points, steps), x0)
-    p = nelder_mead(lambda q: loss(q, points, steps), p)
-    names = ["fused_us_per_layer", "graph_us_per_layer", "wide_graph_us_per_layer", "eager_us_per_layer", "weight_bytes_per_s", "linear_flops_per_s",
+    # Start: 10, 40, 40, 60 and 90 us a layer, 3.8 TB/s weights, 700 TFLOP/s linear, 1.5 TB/s
+    # attention, 60 TFLOP/s prefill attention.
+    x0 = [10.0, 40.0, 40.0, 60.0, 90.0, 3.8e12, 7.0e14, 1.5e12, 6.0e13]
+    p = nelder_mead(lambda q: loss(q, points, steps, mixed), x0)
+    p = nelder_mead(lambda q: loss(q, points, steps, mixed), p)
+    names = ["fused_us_per_layer", "graph_us_per_layer", "wide_graph_us_per_layer", "eager_us_per_layer", "mixed_us_per_layer", "weight_bytes_per_s", "linear_flops_per_s",
              "decode_attention_bytes_per_s", "prefill_attention_flops_per_s"]
     for name, value in zip(names, p):
         print(f"{name} {value:.4g}")
@@ -190,7 +197,9 @@ def main():
         fitted = point_ms(p, model, kind, n)
         print(f"{model} {kind} {n}: measured {measured:.2f} ms, model {fitted:.2f} ms "
               f"({100 * (fitted / measured - 1):+.1f}%)")
-    # Mixed steps are not fitted: they check that the step model, fitted to pure steps, predicts them.
+    if mixed:
+        rms = math.sqrt(sum((mixed_ms(p, *mx[:3]) / mx[3] - 1.0) ** 2 for mx in mixed) / len(mixed))
+        print(f"rms relative error {rms:.3f} over the {len(mixed)} mixed points")
     for model, length, batch, measured in mixed:
         fitted = mixed_ms(p, model, length, batch)
         print(f"{model} mixed {length} + {batch} decoding: measured {measured:.2f} ms, model {fitted:.2f} ms "

@@ -15,7 +15,9 @@
 #            at a time sends a prompt of L tokens with 1 output token: mean TTFT = a step that carries a
 #            prefill of L tokens beside C decodes, plus the HTTP path, plus the wait for the step that
 #            was running when it arrived (half a decode step on average).
-# --parts picks them (comma-separated, default "prefill,decode"; "all" = prefill,decode,mixed).
+#   long     as prefill, for prompts longer than one step's token budget (L = 8192 ... 32768): chunked
+#            prefill, steps of 8,192 tokens over a growing context, where the prefill attention dominates.
+# --parts picks them (comma-separated, default "prefill,decode"; "all" = prefill,decode,mixed,long).
 # Each point draws its prompts with its own seed: the random set's prompt i of one length begins with
 # prompt i of a shorter length under the same seed, so a shared seed would time prefix-cache hits.
 # Prints one line per point: "prefill L ttft_ms", "decode C itl_ms" and "mixed L C ttft_ms".
@@ -35,7 +37,7 @@ while [ "$#" -gt 0 ] && [ "$1" != "--" ]; do
   esac
 done
 [ "${1:-}" = "--" ] && shift
-[ "$parts" = all ] && parts=prefill,decode,mixed
+[ "$parts" = all ] && parts=prefill,decode,mixed,long
 wants() { [[ ",$parts," == *",$1,"* ]]; }
 export AYAR_RESOURCES_DIR="${AYAR_RESOURCES_DIR:-$PWD/resources}"
 port=$((20000 + RANDOM % 20000))
@@ -59,6 +61,12 @@ bench() {
 }
 if wants prefill; then
   for length in 64 128 256 512 1024 2048 4096; do
+    echo "prefill $length $(bench --seed "$length" --random-input-len "$length" --random-output-len 1 --num-prompts 6 \
+      --max-concurrency 1 | figure "Mean TTFT")"
+  done
+fi
+if wants long; then
+  for length in 8192 16384 32768; do
     echo "prefill $length $(bench --seed "$length" --random-input-len "$length" --random-output-len 1 --num-prompts 6 \
       --max-concurrency 1 | figure "Mean TTFT")"
   done
