@@ -21,17 +21,18 @@ constexpr std::int64_t kH100MemoryBytes = 81559 * kMiB;
 constexpr std::int64_t kH200MemoryBytes = 143771 * kMiB;
 // The h200 profile: constants fitted by scripts/fit-sim-profile.py to the step times the CUDA backend
 // showed on an H200: the step sweeps engine/backend/sim/calibration/h200-qwen3-{8b,14b}.txt (written by
-// scripts/step-sweep.sh) and the step logs of qwen3-8b's four rate profiles beside them
-// (h200-qwen3-8b-steps-*.csv, ayar-engine --step-log); docs/BENCHMARKS.md has the fit point by point
-// and its error.
-constexpr double kH200FusedOverheadPerLayer = 17.1e-6;     // a decode-only step of 1-2 sequences (graph)
-constexpr double kH200GraphOverheadPerLayer = 40.2e-6;     // a decode-only step of 3-16 sequences (graph)
-constexpr double kH200WideOverheadPerLayer = 55.3e-6;      // one of more than 16 sequences (graph)
-constexpr double kH200EagerOverheadPerLayer = 90.0e-6;     // a step with prefill, or --enforce-eager
-constexpr double kH200WeightBytesPerSecond = 4.018e12;     // weights streamed by the GEMMs
-constexpr double kH200LinearFlopsPerSecond = 6.29e14;      // bf16 GEMMs once compute-bound
-constexpr double kH200AttentionBytesPerSecond = 2.052e12;  // decode attention reading the paged KV cache
-constexpr double kH200PrefillAttentionFlopsPerSecond = 4.73e13;  // causal attention of prefill chunks
+// scripts/step-sweep.sh: prefills of 128-32,768 tokens, decode steps of 1-256 sequences, prefills beside
+// decodes); docs/BENCHMARKS.md has the fit point by point, its error, and the serving runs it was checked
+// against.
+constexpr double kH200FusedOverheadPerLayer = 8.27e-6;     // a decode-only step of 1-2 sequences (graph)
+constexpr double kH200GraphOverheadPerLayer = 40.9e-6;     // a decode-only step of 3-16 sequences (graph)
+constexpr double kH200WideOverheadPerLayer = 36.6e-6;      // one of more than 16 sequences (graph)
+constexpr double kH200EagerOverheadPerLayer = 60.5e-6;     // a prefill-only step, or --enforce-eager
+constexpr double kH200MixedOverheadPerLayer = 97.9e-6;     // a step with prefill beside decodes
+constexpr double kH200WeightBytesPerSecond = 3.916e12;     // weights streamed by the GEMMs
+constexpr double kH200LinearFlopsPerSecond = 6.493e14;     // bf16 GEMMs once compute-bound
+constexpr double kH200AttentionBytesPerSecond = 2.735e12;  // decode attention reading the paged KV cache
+constexpr double kH200PrefillAttentionFlopsPerSecond = 2.382e14;  // causal attention of prefill chunks
 // The h100 profile is derived, not measured: the same GH100 compute and launch costs, memory terms
 // scaled by the datasheets' HBM bandwidth (3.35 TB/s against 4.8).
 constexpr double kH100BandwidthScale = 3.35 / 4.8;
@@ -76,6 +77,7 @@ SimProfile roofline(std::string name, double bandwidthScale, std::int64_t memory
   profile.graphOverheadPerLayerSeconds = kH200GraphOverheadPerLayer;
   profile.wideOverheadPerLayerSeconds = kH200WideOverheadPerLayer;
   profile.eagerOverheadPerLayerSeconds = kH200EagerOverheadPerLayer;
+  profile.mixedOverheadPerLayerSeconds = kH200MixedOverheadPerLayer;
   profile.deviceMemoryBytes = memoryBytes;
   return profile;
 }
@@ -208,6 +210,7 @@ StepCost rooflineStepCost(const ModelConfig& model, const SimProfile& profile,
   double decodeKvBytes = 0.0;     // the context read by the decode attention
   double prefillAttention = 0.0;  // FLOPs of the prefill chunks' attention
   bool decodeOnly = true;
+  bool anyDecode = false;
   for (const SeqStep& seq : batch) {
     const double newTokens = static_cast<double>(seq.tokens.size());
     const double position = seq.position;
@@ -217,6 +220,7 @@ StepCost rooflineStepCost(const ModelConfig& model, const SimProfile& profile,
     // Causal: query i of the chunk attends to position + i + 1 tokens.
     const double pairs = newTokens * position + newTokens * (newTokens + 1.0) / 2.0;
     if (seq.tokens.size() == 1) {
+      anyDecode = true;
       decodeKvBytes += (position + 1.0) * kvBytesPerToken;
     } else {
       decodeOnly = false;
@@ -233,11 +237,13 @@ StepCost rooflineStepCost(const ModelConfig& model, const SimProfile& profile,
       decodeKvBytes / profile.attentionBytesPerSecond + prefillAttention / profile.attentionFlopsPerSecond;
   // The CUDA backend decodes 1-2 sequences through its fused GEMVs, more through cuBLAS and the unfused
   // kernels, which cost more from 17 sequences on (rows padded to 32 and more); decode-only steps are
-  // CUDA graphs unless --enforce-eager, a step with prefill never is.
-  const double perLayer = !decodeOnly || profile.enforceEager ? profile.eagerOverheadPerLayerSeconds
-                          : batch.size() <= 2                 ? profile.fusedOverheadPerLayerSeconds
-                          : batch.size() <= 16                ? profile.graphOverheadPerLayerSeconds
-                                                              : profile.wideOverheadPerLayerSeconds;
+  // CUDA graphs unless --enforce-eager, a step with prefill never is, and one that also decodes runs
+  // both attention kernels.
+  const double perLayer = !decodeOnly && anyDecode              ? profile.mixedOverheadPerLayerSeconds
+                          : !decodeOnly || profile.enforceEager ? profile.eagerOverheadPerLayerSeconds
+                          : batch.size() <= 2                   ? profile.fusedOverheadPerLayerSeconds
+                          : batch.size() <= 16                  ? profile.graphOverheadPerLayerSeconds
+                                                                : profile.wideOverheadPerLayerSeconds;
   cost.overheadSeconds = model.numLayers * perLayer;
   cost.seconds =
       cost.overheadSeconds + std::max(cost.memorySeconds, cost.computeSeconds) + cost.attentionSeconds;

@@ -49,7 +49,9 @@ struct SimProfile {
                                               // sequences (the CUDA backend's fused GEMV path, a graph)
   double graphOverheadPerLayerSeconds = 0.0;  // the same for a decode-only step of 3-16 (cuBLAS, a graph)
   double wideOverheadPerLayerSeconds = 0.0;   // and of more than 16 (cuBLAS at 32 or more padded rows)
-  double eagerOverheadPerLayerSeconds = 0.0;  // the same for a step with prefill, or any step when eager
+  double eagerOverheadPerLayerSeconds = 0.0;  // the same for a prefill-only step, or any step when eager
+  double mixedOverheadPerLayerSeconds = 0.0;  // and for a step with prefill beside decodes (eager, both
+                                              // attention kernels)
   bool enforceEager = false;                  // --enforce-eager: every step pays the eager overhead
   // Both: the device memory the server sizes its KV pool from.
   std::int64_t deviceMemoryBytes = 0;

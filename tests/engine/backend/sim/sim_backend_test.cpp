@@ -7,9 +7,13 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <mutex>
 #include <numeric>
 #include <set>
+#include <sstream>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -21,7 +25,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-ModelConfig preset(const char* name) {
+ModelConfig preset(const std::string& name) {
   const std::optional<ModelConfig> model = findModelPreset(name);
   EXPECT_TRUE(model.has_value()) << name;
   return model.value_or(ModelConfig{});
@@ -160,16 +164,13 @@ TEST(SimBackend, ARequestWithASeedGetsTheSameTokensWhateverItIsBatchedWith) {
   EXPECT_EQ(alone, crowded);
 }
 
-TEST(SimRoofline, BatchOneDecodeMatchesTheMeasuredWeightFloors) {
+TEST(SimRoofline, BatchOneDecodeReadsTheWeightsOnce) {
   const SimProfile h200 = SimProfile::parse("h200");
   const Batch decode(1, 512);
   const StepCost qwen8 = rooflineStepCost(preset("qwen3-8b"), h200, decode.steps());
   const StepCost qwen14 = rooflineStepCost(preset("qwen3-14b"), h200, decode.steps());
   EXPECT_NEAR(qwen8.bytes, 15.1e9, 0.2e9);   // docs/ENGINE.md, Models: 15.14 GB read per step
   EXPECT_NEAR(qwen14.bytes, 28.0e9, 0.3e9);  // 27.98 GB
-  // The CUDA backend measured 4.34 and 8.09 ms (calibration/h200-qwen3-*.txt, batch 1).
-  EXPECT_NEAR(qwen8.seconds, 4.34e-3, 0.3e-3);
-  EXPECT_NEAR(qwen14.seconds, 8.09e-3, 0.45e-3);
   EXPECT_FALSE(qwen8.computeBound());
   EXPECT_FALSE(qwen14.computeBound());
 }
@@ -178,11 +179,8 @@ TEST(SimRoofline, ABigPrefillIsComputeBound) {
   const StepCost prefill =
       rooflineStepCost(preset("qwen3-8b"), SimProfile::parse("h200"), Batch(1, 8192, 8192).steps());
   EXPECT_TRUE(prefill.computeBound());
-  // 2 x 6.9 G MACs x 8192 tokens ~ 114 TFLOP of linear layers, plus ~20 TFLOP of causal attention at
-  // the prefill attention's measured rate; the CUDA backend took 0.58 s (docs/BENCHMARKS.md).
+  // 2 x 6.9 G MACs x 8192 tokens ~ 114 TFLOP of linear layers, plus ~20 TFLOP of causal attention.
   EXPECT_GT(prefill.flops, 1.3e14);
-  EXPECT_GT(prefill.seconds, 0.4);
-  EXPECT_LT(prefill.seconds, 0.65);
 }
 
 TEST(SimRoofline, LargerBatchesAmortiseTheWeights) {
@@ -231,21 +229,54 @@ TEST(SimRoofline, AnH100IsSlowerThanAnH200WhenMemoryBoundAndEqualWhenComputeBoun
                    rooflineStepCost(model, h200, prefill.steps()).seconds);
 }
 
+// Every point of the H200 step sweeps the profile was fitted to (engine/backend/sim/calibration, written
+// by scripts/step-sweep.sh on the GPU), within 10%: a decode point is the median ITL of C sequences at
+// contexts of 512-640 tokens; a prefill point the mean TTFT (less ~0.8 ms of HTTP) of six prompts of L
+// tokens, the first of which found all but its last block in the prefix cache, each prefilled in
+// chunks of the engine's 8,192-token step budget. The first prefill point (the engine's first request,
+// with one-time set-up) and the mixed points (a prefill arriving while others decode, which also hold a
+// wait for the running step) are not single steps and are left out.
 TEST(SimRoofline, ReproducesTheCudaBackendsMeasuredSteps) {
-  // Points of the H200 sweep the profile was fitted to (engine/backend/sim/calibration): decode ITL, and
-  // the mean TTFT (less ~0.8 ms of HTTP) of six prompts, the first of which hit the prefix cache for
-  // all but its last block.
   const SimProfile h200 = SimProfile::parse("h200");
-  const ModelConfig qwen8 = preset("qwen3-8b");
-  for (const auto& [length, measured] : {std::pair{1024, 29.43e-3}, std::pair{4096, 169.06e-3}}) {
-    const double full = rooflineStepCost(qwen8, h200, Batch(1, length, length).steps()).seconds;
-    const double lastBlock = rooflineStepCost(qwen8, h200, Batch(1, length, 16).steps()).seconds;
-    EXPECT_NEAR((5 * full + lastBlock) / 6, measured, 0.1 * measured) << length;
+  const auto prefillSeconds = [&](const ModelConfig& model, int length, int cached) {
+    double seconds = 0.0;
+    for (int done = cached; done < length; done += 8192) {
+      const int chunk = std::min(8192, length - done);
+      seconds += rooflineStepCost(model, h200, Batch(1, done + chunk, chunk).steps()).seconds;
+    }
+    return seconds;
+  };
+  for (const std::string name : {"qwen3-8b", "qwen3-14b"}) {
+    const ModelConfig model = preset(name);
+    const std::filesystem::path file =
+        std::filesystem::path(AYAR_SIM_CALIBRATION_DIR) / ("h200-" + name + ".txt");
+    std::ifstream in(file);
+    ASSERT_TRUE(in) << file;
+    int checked = 0;
+    std::string kind;
+    while (in >> kind) {
+      std::string line;
+      std::getline(in, line);
+      std::istringstream fields(line);
+      int n = 0;
+      double ms = 0.0;
+      fields >> n >> ms;
+      ASSERT_FALSE(fields.fail()) << file << ": " << kind << line;
+      if (kind == "decode") {
+        EXPECT_NEAR(rooflineStepCost(model, h200, Batch(n, 576).steps()).seconds * 1e3, ms, 0.1 * ms)
+            << name << " decode " << n;
+      } else if (kind == "prefill" && n > 64) {
+        const double measured = ms - 0.8;
+        const double modelled =
+            (5 * prefillSeconds(model, n, 0) + prefillSeconds(model, n, (n - 1) / 16 * 16)) / 6;
+        EXPECT_NEAR(modelled * 1e3, measured, 0.1 * measured) << name << " prefill " << n;
+      } else {
+        continue;
+      }
+      ++checked;
+    }
+    EXPECT_GE(checked, 12) << file;
   }
-  for (const auto& [batch, measured] :
-       {std::pair{1, 4.34e-3}, std::pair{32, 6.76e-3}, std::pair{256, 17.78e-3}})
-    EXPECT_NEAR(rooflineStepCost(qwen8, h200, Batch(batch, 576).steps()).seconds, measured, 0.1 * measured)
-        << batch;
 }
 
 TEST(SimRoofline, DecodeStepsPayTheOverheadOfTheBackendsPathForTheirSize) {
@@ -261,7 +292,13 @@ TEST(SimRoofline, DecodeStepsPayTheOverheadOfTheBackendsPathForTheirSize) {
                    model.numLayers * h200.wideOverheadPerLayerSeconds);
   EXPECT_DOUBLE_EQ(rooflineStepCost(model, h200, Batch(1, 512, 512).steps()).overheadSeconds,
                    model.numLayers * h200.eagerOverheadPerLayerSeconds);
+  Batch mixed(3, 512);  // a prefill chunk beside two decodes
+  Batch chunk(1, 512, 64);
+  mixed.mutableSteps()[0] = chunk.steps()[0];
+  EXPECT_DOUBLE_EQ(rooflineStepCost(model, h200, mixed.steps()).overheadSeconds,
+                   model.numLayers * h200.mixedOverheadPerLayerSeconds);
   EXPECT_LT(h200.fusedOverheadPerLayerSeconds, h200.graphOverheadPerLayerSeconds);
+  EXPECT_LT(h200.eagerOverheadPerLayerSeconds, h200.mixedOverheadPerLayerSeconds);
 }
 
 TEST(SimRoofline, EnforceEagerPaysTheEagerLaunchCostOnDecodeSteps) {
