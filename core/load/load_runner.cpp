@@ -65,10 +65,9 @@ void ensureOpenFileLimit(std::size_t connections, bool peakIsKnown) {
 
 // Grows this process's descriptor table now, before the run, to hold `count` descriptors. The kernel
 // grows the table by doubling when a new descriptor does not fit, and in a process with several
-// threads every growth waits for an RCU grace period: on the 16-core GPU host that froze the client
-// thread inside socket() for 10-20 ms, five or six times while 2,000 connections opened, which was
-// the whole of its dispatch lag past a millisecond. The table never shrinks, so one early growth pays
-// for the run.
+// threads every growth waits for an RCU grace period, which freezes the client thread inside socket()
+// for milliseconds each time connections are opened by the thousand (docs/BENCHMARKS.md, dispatch lag
+// on a GPU host). The table never shrinks, so one early growth pays for the run.
 void reserveDescriptorTable(std::size_t count) {
   rlimit limit{};
   if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return;
