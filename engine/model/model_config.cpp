@@ -52,6 +52,17 @@ std::int64_t ModelConfig::kvBytesPerToken(int bytesPerElement) const {
   return 2 * std::int64_t{numLayers} * numKvHeads * headDim * bytesPerElement;
 }
 
+std::int64_t ModelConfig::deviceWeightBytes(bool fp8) const {
+  if (!fp8) return parameterCount() * 2;
+  const std::int64_t hidden = hiddenSize;
+  const std::int64_t qDim = std::int64_t{numHeads} * headDim;
+  const std::int64_t kvDim = std::int64_t{numKvHeads} * headDim;
+  const std::int64_t layerLinear = linearMacsPerToken() - hidden * vocabSize;  // every layer's weights
+  const std::int64_t outputChannels =
+      numLayers * ((qDim + 2 * kvDim) + hidden + 2 * std::int64_t{intermediateSize} + hidden);
+  return (parameterCount() - layerLinear) * 2 + layerLinear + outputChannels * 4;
+}
+
 std::int64_t ModelConfig::linearMacsPerToken() const {
   const std::int64_t hidden = hiddenSize;
   const std::int64_t qDim = std::int64_t{numHeads} * headDim;

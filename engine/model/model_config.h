@@ -30,6 +30,10 @@ struct ModelConfig {
   std::int64_t kvBytesPerToken(int bytesPerElement) const;
   // Multiply-accumulates of the linear layers for one token (attention over the cache excluded).
   std::int64_t linearMacsPerToken() const;
+  // Bytes the weights take on a GPU: bf16, or with `fp8` the layers' linear weights (q/k/v/o,
+  // gate/up/down) in FP8 with one float32 scale per output channel, as vLLM's --quantization fp8
+  // keeps them; embedding, lm_head and norms stay bf16.
+  std::int64_t deviceWeightBytes(bool fp8) const;
 };
 
 // The Qwen3 presets of docs/ENGINE.md (Models) plus qwen3-tiny (same architecture, small, the real

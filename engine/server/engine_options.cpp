@@ -23,15 +23,6 @@ struct FlagError {
   std::string message;
 };
 
-// A choice with one value today: the help shows {value}; any other value gets `refusal`.
-CLI::Validator onlyChoice(std::string value, std::string refusal) {
-  return CLI::Validator(
-      [value, refusal](std::string& given) {
-        return given == value ? std::string() : given + ": " + refusal;
-      },
-      "{" + value + "}");
-}
-
 // The key from --api-key, else --api-key-file, else the environment (AYAR_API_KEY, then vLLM's
 // VLLM_API_KEY); an empty variable counts as unset, as in vLLM.
 void resolveApiKey(EngineOptions& options, const std::string& keyFile) {
@@ -165,13 +156,29 @@ CommandLineOutcome parseEngineCommandLine(int argc, const char* const* argv, Eng
                   "Reuse the KV blocks of a common prompt prefix (default on)");
   serve->add_flag("--enforce-eager", options.enforceEager,
                   "No CUDA graphs (cuda; the h100/h200 sim models the eager launch cost); no effect on cpu");
-  // Only what a backend implements is offered; vLLM's fp8 values get a message instead of a choice.
-  serve->add_option("--kv-cache-dtype", options.kvCacheDtype, "KV cache data type")
-      ->check(
-          onlyChoice("auto", "an fp8 KV cache is not built into ayar-engine yet; use --kv-cache-dtype auto"));
-  serve->add_option("--quantization", options.quantization, "Weight quantization")
-      ->check(onlyChoice("none",
-                         "quantized weights are not built into ayar-engine yet; use --quantization none"));
+  // vLLM's names. fp8 is modelled by the sim so far; cpu and cuda refuse it at start (engine_setup).
+  serve
+      ->add_option("--kv-cache-dtype", options.kvCacheDtype,
+                   "KV cache data type: auto (the model's: bf16 on cuda and sim, float32 on cpu), or fp8 "
+                   "(= fp8_e4m3, one byte an element, twice the sequences in the same memory; "
+                   "--device sim only so far)")
+      ->check(CLI::Validator(
+          [](std::string& given) {
+            return given == "auto" || given == "fp8" || given == "fp8_e4m3"
+                       ? std::string()
+                       : given + ": use auto, fp8 or fp8_e4m3 (fp8_e5m2 is not modelled)";
+          },
+          "{auto,fp8,fp8_e4m3}"));
+  serve
+      ->add_option("--quantization", options.quantization,
+                   "Weight quantization: none (bf16), or fp8 (linear layers in FP8 e4m3 with a scale per "
+                   "output channel, embedding and lm_head in bf16; --device sim only so far)")
+      ->check(CLI::Validator(
+          [](std::string& given) {
+            return given == "none" || given == "fp8" ? std::string()
+                                                     : given + ": use none or fp8 (no other scheme is built)";
+          },
+          "{none,fp8}"));
   serve->add_option("--seed", options.seed, "Seed of the sampler (and of dummy weights)");
   serve->add_option("--step-log", options.stepLog,
                     "Write one CSV line per engine step to this file: when it started, how long it took, the "

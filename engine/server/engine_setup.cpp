@@ -116,18 +116,21 @@ void resolveDevice(const EngineOptions& options, EnginePlan& plan) {
   } else {
     plan.device = options.device;
   }
-  if (options.kvCacheDtype != "auto") {
-    throw Error("--kv-cache-dtype " + options.kvCacheDtype +
-                ": no backend of ayar-engine supports an fp8 KV cache "
-                "yet (cpu keeps float32, sim models bf16); use --kv-cache-dtype auto");
+  plan.fp8KvCache = options.kvCacheDtype != "auto";
+  plan.fp8Weights = options.quantization == "fp8";
+  if (plan.device != "sim" && plan.fp8KvCache) {
+    throw Error("--kv-cache-dtype " + options.kvCacheDtype + ": the " + plan.device +
+                " backend has no fp8 KV cache yet (only --device sim models one); use --kv-cache-dtype auto");
   }
-  if (options.quantization != "none") {
-    throw Error("--quantization " + options.quantization +
-                ": no backend of ayar-engine supports quantized weights yet; use --quantization none");
+  if (plan.device != "sim" && plan.fp8Weights) {
+    throw Error("--quantization fp8: the " + plan.device +
+                " backend has no fp8 weights yet (only --device sim models them); use --quantization none");
   }
   if (plan.device == "sim") {
     plan.simProfile = SimProfile::parse(options.simProfile);
     plan.simProfile->enforceEager = options.enforceEager;
+    plan.simProfile->fp8Weights = plan.fp8Weights;
+    plan.simProfile->fp8KvCache = plan.fp8KvCache;
     plan.loadFormat = "none";
     return;
   }
@@ -169,7 +172,7 @@ void planMemory(const EngineOptions& options, std::int64_t availableHostBytes, E
   }
   const bool sim = plan.device == "sim";
   const bool gpu = sim || plan.device == "cuda";
-  plan.kvBytesPerBlock = model.kvBytesPerToken(gpu ? 2 : 4) * options.blockSize;
+  plan.kvBytesPerBlock = model.kvBytesPerToken(plan.fp8KvCache ? 1 : gpu ? 2 : 4) * options.blockSize;
   const std::int64_t blocksPerSequence = (plan.maxModelLen + options.blockSize - 1) / options.blockSize;
   const std::int64_t sequenceKvBytes = blocksPerSequence * plan.kvBytesPerBlock;
   std::string budgetSource;
@@ -178,14 +181,15 @@ void planMemory(const EngineOptions& options, std::int64_t availableHostBytes, E
     if (sim) plan.memoryBytes = simulatedDeviceMemoryBytes(*plan.simProfile);
     const std::string card = (sim ? "the simulated " + plan.simProfile->name : "the " + plan.deviceName) +
                              " (" + formatBytes(plan.memoryBytes) + ")";
-    plan.weightBytes = model.parameterCount() * 2;
+    plan.weightBytes = model.deviceWeightBytes(plan.fp8Weights);
+    const std::string weightKind = plan.fp8Weights ? "fp8" : "bf16";
     const std::int64_t reserve = activationReserveBytes(model, options, plan.maxNumSeqs);
     if (options.kvCacheMemoryBytes) {
       plan.kvBudgetBytes = *options.kvCacheMemoryBytes;
       if (plan.weightBytes + reserve + plan.kvBudgetBytes > plan.memoryBytes) {
         throw Error("--kv-cache-memory-bytes " + formatBytes(plan.kvBudgetBytes) + " plus " + model.name +
-                    "'s " + formatBytes(plan.weightBytes) + " of bf16 weights and " + formatBytes(reserve) +
-                    " of activations exceed " + card +
+                    "'s " + formatBytes(plan.weightBytes) + " of " + weightKind + " weights and " +
+                    formatBytes(reserve) + " of activations exceed " + card +
                     ": lower --kv-cache-memory-bytes or pick a smaller model");
       }
       budgetSource = "--kv-cache-memory-bytes";
@@ -196,11 +200,11 @@ void planMemory(const EngineOptions& options, std::int64_t availableHostBytes, E
       if (plan.kvBudgetBytes <= 0) {
         char utilisation[32];
         std::snprintf(utilisation, sizeof utilisation, "%.2f", options.gpuMemoryUtilization);
-        throw Error(model.name + " does not fit: its bf16 weights (" + formatBytes(plan.weightBytes) +
-                    ") and activations (" + formatBytes(reserve) + ") exceed " + card + " x " + utilisation +
-                    " (--gpu-memory-utilization) = " + formatBytes(usable) +
-                    ": raise --gpu-memory-utilization, " + (sim ? "use a larger --sim-profile, " : "") +
-                    "or pick a smaller model");
+        throw Error(
+            model.name + " does not fit: its " + weightKind + " weights (" + formatBytes(plan.weightBytes) +
+            ") and activations (" + formatBytes(reserve) + ") exceed " + card + " x " + utilisation +
+            " (--gpu-memory-utilization) = " + formatBytes(usable) + ": raise --gpu-memory-utilization, " +
+            (sim ? "use a larger --sim-profile, " : "") + "or pick a smaller model");
       }
       budgetSource = "--gpu-memory-utilization";
     }

@@ -22,6 +22,8 @@ struct EnginePlan {
   std::string deviceName;  // the GPU's name for cuda ("NVIDIA H200")
   bool enforceEager = false;
   std::optional<SimProfile> simProfile;
+  bool fp8Weights = false;            // --quantization fp8 (sim only so far)
+  bool fp8KvCache = false;            // --kv-cache-dtype fp8 / fp8_e4m3 (sim only so far)
   std::string loadFormat;             // "dummy", "safetensors", or "none" (sim: no weights)
   std::filesystem::path modelFolder;  // empty for a preset
   std::filesystem::path tokenizerPath;
@@ -32,7 +34,7 @@ struct EnginePlan {
   int maxNumSeqs = 0;  // --max-num-seqs, or its default for the device (defaultMaxNumSeqs)
   int numBlocks = 0;
   std::int64_t kvBytesPerBlock = 0;
-  std::int64_t weightBytes = 0;    // as the device holds them (cpu: float32, cuda and sim: bf16)
+  std::int64_t weightBytes = 0;    // as the device holds them (cpu: float32, cuda and sim: bf16 or fp8)
   std::int64_t kvBudgetBytes = 0;  // the KV pool
   std::int64_t memoryBytes =
       0;  // what the budget was taken from (cuda, sim: device memory; cpu: MemAvailable)

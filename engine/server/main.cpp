@@ -58,7 +58,10 @@ void raiseOpenFileLimit() {
 }
 
 std::string deviceDescription(const EnginePlan& plan) {
-  if (plan.device == "sim") return "sim (simulated, profile " + plan.simProfile->name + ", no model math)";
+  if (plan.device == "sim") {
+    return "sim (simulated, profile " + plan.simProfile->name + (plan.fp8Weights ? ", fp8 weights" : "") +
+           (plan.fp8KvCache ? ", fp8 KV cache" : "") + ", no model math)";
+  }
   if (plan.device == "cuda") {
     return "cuda (" + plan.deviceName + ", bf16, " + plan.loadFormat + " weights, " +
            (plan.enforceEager ? "eager" : "CUDA graphs for decode") + ")";

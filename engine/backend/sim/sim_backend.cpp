@@ -201,12 +201,15 @@ StepCost rooflineStepCost(const ModelConfig& model, const SimProfile& profile,
   if (batch.empty()) return cost;
   const double linearMacs = static_cast<double>(model.linearMacsPerToken());
   const double lmHeadMacs = static_cast<double>(model.vocabSize) * model.hiddenSize;
-  const double kvBytesPerToken = static_cast<double>(model.kvBytesPerToken(2));
+  const double kvBytesPerToken = static_cast<double>(model.kvBytesPerToken(profile.fp8KvCache ? 1 : 2));
+  const double layerWeightBytes = profile.fp8Weights ? 1.0 : 2.0;  // per linear weight of a layer
   // Per query token per layer, per context token: q.k and p.v, two FLOPs per multiply-add each.
   const double attentionFlopsPerPair = 2.0 * 2.0 * model.numHeads * model.headDim * model.numLayers;
 
-  double weightBytes = 2.0 * linearMacs;  // every linear weight in bf16, read once for the whole batch
-  double linearFlops = 0.0;
+  // Every linear weight read once for the whole batch: the layers' at their precision, lm_head in bf16.
+  double weightBytes = layerWeightBytes * (linearMacs - lmHeadMacs) + 2.0 * lmHeadMacs;
+  double layerFlops = 0.0;        // the layers' GEMMs
+  double lmHeadFlops = 0.0;       // lm_head's, always bf16
   double decodeKvBytes = 0.0;     // the context read by the decode attention
   double prefillAttention = 0.0;  // FLOPs of the prefill chunks' attention
   bool decodeOnly = true;
@@ -216,7 +219,8 @@ StepCost rooflineStepCost(const ModelConfig& model, const SimProfile& profile,
     const double position = seq.position;
     weightBytes += newTokens * kvBytesPerToken;  // the new tokens' K and V written
     // The lm_head runs only on the token that is sampled.
-    linearFlops += 2.0 * (linearMacs - lmHeadMacs) * newTokens + (seq.sample ? 2.0 * lmHeadMacs : 0.0);
+    layerFlops += 2.0 * (linearMacs - lmHeadMacs) * newTokens;
+    lmHeadFlops += seq.sample ? 2.0 * lmHeadMacs : 0.0;
     // Causal: query i of the chunk attends to position + i + 1 tokens.
     const double pairs = newTokens * position + newTokens * (newTokens + 1.0) / 2.0;
     if (seq.tokens.size() == 1) {
@@ -229,10 +233,11 @@ StepCost rooflineStepCost(const ModelConfig& model, const SimProfile& profile,
     cost.flops += attentionFlopsPerPair * pairs;
   }
   cost.bytes = weightBytes + decodeKvBytes;
-  cost.flops += linearFlops;
+  cost.flops += layerFlops + lmHeadFlops;
   if (profile.kind != SimProfile::Kind::kRoofline) return cost;  // counts only: fixed mode has no rates
   cost.memorySeconds = weightBytes / profile.memoryBytesPerSecond;
-  cost.computeSeconds = linearFlops / profile.flopsPerSecond;
+  cost.computeSeconds = layerFlops / (profile.flopsPerSecond * (profile.fp8Weights ? 2.0 : 1.0)) +
+                        lmHeadFlops / profile.flopsPerSecond;
   cost.attentionSeconds =
       decodeKvBytes / profile.attentionBytesPerSecond + prefillAttention / profile.attentionFlopsPerSecond;
   // The CUDA backend decodes 1-2 sequences through its fused GEMVs, more through cuBLAS and the unfused

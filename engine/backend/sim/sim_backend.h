@@ -53,6 +53,12 @@ struct SimProfile {
   double mixedOverheadPerLayerSeconds = 0.0;  // and for a step with prefill beside decodes (eager, both
                                               // attention kernels)
   bool enforceEager = false;                  // --enforce-eager: every step pays the eager overhead
+  // --quantization fp8: the layers' linear weights are read at one byte each and their GEMMs run at
+  // twice the fitted bf16 rate (Hopper's FP8 tensor-core peak is twice its bf16 one); embedding and
+  // lm_head stay bf16. --kv-cache-dtype fp8: K and V at one byte an element, written and read. Not
+  // fitted: no backend has measured FP8 yet, so these are the datasheet's ratios on the bf16 fit.
+  bool fp8Weights = false;
+  bool fp8KvCache = false;
   // Both: the device memory the server sizes its KV pool from.
   std::int64_t deviceMemoryBytes = 0;
 

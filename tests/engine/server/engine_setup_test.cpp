@@ -79,6 +79,39 @@ TEST(EngineSetup, MaxNumSeqsDefaultsAsVllmByDevice) {
   EXPECT_EQ(planEngine(cpu, 16 * kGiB).maxNumSeqs, 256);
 }
 
+// --quantization fp8 and --kv-cache-dtype fp8 on the sim: the weights' layers at one byte (plus a float
+// scale per output channel), the KV cache at one byte an element, so the same card holds more blocks.
+// The cpu backend refuses both (RefusesWhatIsNotBuilt...); so does cuda until it has them.
+TEST(EngineSetup, Fp8OnTheSimShrinksTheWeightsAndDoublesTheKvCache) {
+  EngineOptions options;
+  options.model = "qwen3-14b";
+  options.device = "sim";
+  const EnginePlan bf16 = planEngine(options, 0);
+  options.kvCacheDtype = "fp8";
+  const EnginePlan fp8Kv = planEngine(options, 0);
+  EXPECT_TRUE(fp8Kv.fp8KvCache);
+  EXPECT_TRUE(fp8Kv.simProfile->fp8KvCache);
+  EXPECT_EQ(fp8Kv.kvBytesPerBlock * 2, bf16.kvBytesPerBlock);
+  EXPECT_EQ(fp8Kv.kvBudgetBytes, bf16.kvBudgetBytes);
+  EXPECT_NEAR(fp8Kv.numBlocks, 2 * bf16.numBlocks, 1);
+
+  options.kvCacheDtype = "auto";
+  options.quantization = "fp8";
+  const EnginePlan fp8Weights = planEngine(options, 0);
+  EXPECT_TRUE(fp8Weights.simProfile->fp8Weights);
+  const ModelConfig& model = bf16.model;
+  const std::int64_t embeddings = std::int64_t{2} * model.vocabSize * model.hiddenSize;  // untied
+  const std::int64_t layerLinear =
+      model.linearMacsPerToken() - std::int64_t{model.vocabSize} * model.hiddenSize;
+  EXPECT_EQ(bf16.weightBytes, model.parameterCount() * 2);
+  // One byte a layer weight instead of two; embedding, lm_head and norms keep two; scales are small.
+  EXPECT_GT(fp8Weights.weightBytes, bf16.weightBytes - layerLinear);
+  EXPECT_LT(fp8Weights.weightBytes, bf16.weightBytes - layerLinear + layerLinear / 100);
+  EXPECT_GT(fp8Weights.weightBytes, embeddings * 2);
+  EXPECT_EQ(fp8Weights.kvBudgetBytes - bf16.kvBudgetBytes, bf16.weightBytes - fp8Weights.weightBytes);
+  EXPECT_GT(fp8Weights.numBlocks, bf16.numBlocks);
+}
+
 TEST(EngineSetup, RefusesWhatDoesNotFitNamingTheFlag) {
   EngineOptions cpu;
   cpu.model = "qwen3-32b";

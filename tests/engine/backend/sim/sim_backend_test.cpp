@@ -175,6 +175,33 @@ TEST(SimRoofline, BatchOneDecodeReadsTheWeightsOnce) {
   EXPECT_FALSE(qwen14.computeBound());
 }
 
+// --quantization fp8 halves the bytes of the layers' weights (lm_head stays bf16) and doubles their GEMM
+// rate; --kv-cache-dtype fp8 halves the KV bytes that decode reads and every step writes.
+TEST(SimRoofline, Fp8WeightsAndKvCacheHalveTheirBytes) {
+  const ModelConfig model = preset("qwen3-8b");
+  const SimProfile bf16 = SimProfile::parse("h200");
+  SimProfile fp8 = bf16;
+  fp8.fp8Weights = true;
+  const double lmHeadBytes = 2.0 * model.vocabSize * model.hiddenSize;
+  const double layerBytes = 2.0 * static_cast<double>(model.linearMacsPerToken()) - lmHeadBytes;
+  const Batch decode(1, 512);
+  const StepCost wide = rooflineStepCost(model, bf16, decode.steps());
+  const StepCost narrow = rooflineStepCost(model, fp8, decode.steps());
+  EXPECT_NEAR(wide.bytes - narrow.bytes, layerBytes / 2, 1.0);
+  EXPECT_LT(narrow.seconds, 0.6 * wide.seconds);  // batch 1 is bandwidth-bound: about 55% of the bytes
+  const Batch prefill(1, 8192, 8192);
+  EXPECT_NEAR(rooflineStepCost(model, fp8, prefill.steps()).computeSeconds,
+              rooflineStepCost(model, bf16, prefill.steps()).computeSeconds / 2, 1e-4);
+
+  SimProfile fp8Kv = bf16;
+  fp8Kv.fp8KvCache = true;
+  const Batch longContexts(64, 8192);
+  const StepCost kvBf16 = rooflineStepCost(model, bf16, longContexts.steps());
+  const StepCost kvFp8 = rooflineStepCost(model, fp8Kv, longContexts.steps());
+  EXPECT_NEAR(kvFp8.attentionSeconds, kvBf16.attentionSeconds / 2, 1e-9);
+  EXPECT_LT(kvFp8.seconds, kvBf16.seconds);
+}
+
 TEST(SimRoofline, ABigPrefillIsComputeBound) {
   const StepCost prefill =
       rooflineStepCost(preset("qwen3-8b"), SimProfile::parse("h200"), Batch(1, 8192, 8192).steps());
