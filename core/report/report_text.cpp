@@ -21,6 +21,8 @@ constexpr Phrase kPhrases[] = {
     {ReportText::TimesSlower, "{0}x slower", "{0}x daha yavaş"},
     {ReportText::TimesHigher, "{0}x higher", "{0}x daha yüksek"},
     {ReportText::TimesLower, "{0}x lower", "{0}x daha düşük"},
+    {ReportText::RatioWithInterval, "{0} ({1}% CI {2}-{3})", "{0} (%{1} güven aralığı {2}-{3})"},
+    {ReportText::NoClearDifference, "{0}: no clear difference", "{0}: belirgin bir fark yok"},
     {ReportText::FigureMeanLatency, "Mean latency", "Ortalama gecikme"},
     {ReportText::FigureMedianLatency, "Median latency", "Medyan gecikme"},
     {ReportText::FigureP99Latency, "P99 latency", "P99 gecikme"},
@@ -348,6 +350,19 @@ std::string formatSpeedup(double speedup, const ReportLocale& locale, bool highe
   const ReportText id = higherLower ? (better ? ReportText::TimesHigher : ReportText::TimesLower)
                                     : (better ? ReportText::TimesFaster : ReportText::TimesSlower);
   return formatReportText(id, locale.language(), {locale.number(factor, 2)});
+}
+
+std::string formatSpeedupInterval(const SpeedupInterval& interval, const ReportLocale& locale,
+                                  bool higherLower) {
+  const bool better = interval.speedup >= 1.0;
+  // Worded as "slower", the ratio is inverted, and so is the interval (its ends swap).
+  const double low = better ? interval.low : 1.0 / interval.high;
+  const double high = better ? interval.high : 1.0 / interval.low;
+  const std::string text = formatReportText(
+      ReportText::RatioWithInterval, locale.language(),
+      {formatSpeedup(interval.speedup, locale, higherLower), locale.number(interval.level * 100.0, 0),
+       locale.number(low, 2), locale.number(high, 2)});
+  return interval.clear() ? text : formatReportText(ReportText::NoClearDifference, locale.language(), {text});
 }
 
 std::string formatRelativeChange(double change, const ReportLocale& locale) {

@@ -6,6 +6,7 @@
 
 #include "core/metrics/run_figure.h"
 #include "core/metrics/run_summary.h"
+#include "core/metrics/speedup_interval.h"
 #include "core/report/report_locale.h"
 
 namespace ayar {
@@ -26,6 +27,9 @@ enum class ReportText {
   TimesSlower,
   TimesHigher,
   TimesLower,
+  // {0}: a ratio as worded above; {1}: the level in percent; {2}-{3}: the interval's ends.
+  RatioWithInterval,
+  NoClearDifference,  // {0}: the ratio with its interval
   // Per-run figures (see runFigureLabel).
   FigureMeanLatency,
   FigureMedianLatency,
@@ -194,6 +198,12 @@ std::string_view runFigureUnit(RunFigure figure, ReportLanguage language);
 // `higherLower` words it as "higher"/"lower" (daha yüksek / daha düşük) instead. Two decimals in the
 // locale's numbers (a ReportLanguage alone: its people's, so "1.26x daha hızlı" only in a CSV).
 std::string formatSpeedup(double speedup, const ReportLocale& locale, bool higherLower = false);
+// A speedup with its confidence interval (bootstrapSpeedup), worded as formatSpeedup with the interval
+// in the same sense: "1.26x faster (95% CI 1.18-1.33)"; "1.05x slower (95% CI 1.01-1.09)"; and when the
+// interval holds 1, "1.04x faster (95% CI 0.98-1.10): no clear difference" / "1,04x daha hızlı (%95
+// güven aralığı 0,98-1,10): belirgin bir fark yok".
+std::string formatSpeedupInterval(const SpeedupInterval& interval, const ReportLocale& locale,
+                                  bool higherLower = false);
 // The seeds' "+58.1%" / "-3.0%" (Turkish "+%58,1"): a relative change (0.581 is +58.1%), one decimal,
 // always signed, in the locale's numbers.
 std::string formatRelativeChange(double change, const ReportLocale& locale = {});

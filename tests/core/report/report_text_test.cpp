@@ -53,6 +53,27 @@ TEST(ReportText, SpeedupReadsFasterAboveOneAndSlowerBelowInBothLanguages) {
   EXPECT_EQ(formatSpeedup(1.26, ReportLocale(ReportLanguage::Turkish, NumberStyle::C)), "1.26x daha hızlı");
 }
 
+// A ratio with its confidence interval, in the ratio's own sense; within noise it says so.
+TEST(ReportText, SpeedupWithItsIntervalSaysWhenItIsNoClearDifference) {
+  SpeedupInterval clear{.speedup = 1.26, .low = 1.18, .high = 1.33, .level = 0.95, .resamples = 1000};
+  EXPECT_EQ(formatSpeedupInterval(clear, ReportLanguage::English), "1.26x faster (95% CI 1.18-1.33)");
+  EXPECT_EQ(formatSpeedupInterval(clear, ReportLanguage::Turkish),
+            "1,26x daha hızlı (%95 güven aralığı 1,18-1,33)");
+  const SpeedupInterval noise{.speedup = 1.04, .low = 0.98, .high = 1.10, .level = 0.95, .resamples = 1000};
+  EXPECT_EQ(formatSpeedupInterval(noise, ReportLanguage::English),
+            "1.04x faster (95% CI 0.98-1.10): no clear difference");
+  EXPECT_EQ(formatSpeedupInterval(noise, ReportLanguage::Turkish),
+            "1,04x daha hızlı (%95 güven aralığı 0,98-1,10): belirgin bir fark yok");
+  // Slower: the ratio and the interval are both inverted, the ends swapped.
+  const SpeedupInterval slower{
+      .speedup = 1.0 / 1.05, .low = 1.0 / 1.09, .high = 1.0 / 1.01, .level = 0.95, .resamples = 1000};
+  EXPECT_EQ(formatSpeedupInterval(slower, ReportLanguage::English), "1.05x slower (95% CI 1.01-1.09)");
+  const SpeedupInterval throughput{
+      .speedup = 0.97, .low = 0.93, .high = 1.02, .level = 0.9, .resamples = 500};
+  EXPECT_EQ(formatSpeedupInterval(throughput, ReportLanguage::English, true),
+            "1.03x lower (90% CI 0.98-1.08): no clear difference");
+}
+
 TEST(ReportLocale, TurkishUsesADecimalCommaAndDotThousandsAsTheWorkbenchShowsThem) {
   const ReportLocale turkish(ReportLanguage::Turkish);
   EXPECT_EQ(turkish.number(6073.75), "6.073,75");
