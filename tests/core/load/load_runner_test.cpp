@@ -391,18 +391,29 @@ TEST(LoadRunner, DurationRunsFromBeforeTheFirstGapToTheLastFailedRequestsReturn)
   EXPECT_LT(runner.durationS(), 5.0);
 }
 
-TEST(LoadRunner, ConnectionRefusedIsAFailedRequestNamingTheCause) {
-  // A bound socket that does not listen: connecting to it is refused, and no other test can take the port.
-  const int socketFd = ::socket(AF_INET, SOCK_STREAM, 0);
-  ASSERT_GE(socketFd, 0);
+// A TCP socket bound to a free port on 127.0.0.1 (no other test can take the port while it is open);
+// -1 when the system gave none. `baseUrl` is its address as the client takes it.
+int boundLoopbackSocket(std::string& baseUrl) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return -1;
   sockaddr_in address{};
   address.sin_family = AF_INET;
   address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(::bind(socketFd, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
   socklen_t length = sizeof address;
-  ::getsockname(socketFd, reinterpret_cast<sockaddr*>(&address), &length);
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
+      ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  baseUrl = "http://127.0.0.1:" + std::to_string(ntohs(address.sin_port)) + "/";
+  return fd;
+}
+
+TEST(LoadRunner, ConnectionRefusedIsAFailedRequestNamingTheCause) {
+  // A bound socket that does not listen: connecting to it is refused.
   LoadRunnerConfig config;
-  config.baseUrl = "http://127.0.0.1:" + std::to_string(ntohs(address.sin_port)) + "/";
+  const int socketFd = boundLoopbackSocket(config.baseUrl);
+  ASSERT_GE(socketFd, 0);
   const auto records = runLoad(config, makeRequests(2, 4), ArrivalSchedule::throughput(2));
   ::close(socketFd);
   ASSERT_EQ(records.size(), 2u);
@@ -419,15 +430,10 @@ TEST(LoadRunner, ConnectionRefusedIsAFailedRequestNamingTheCause) {
 // back as one failed record with a message, and the client must live through it (a connection closed
 // in the middle of its set-up once corrupted the client's heap here).
 TEST(LoadRunner, AnOverloadedServerCostsFailedRequestsNeverTheClient) {
-  const int listener = ::socket(AF_INET, SOCK_STREAM, 0);
+  LoadRunnerConfig config;
+  const int listener = boundLoopbackSocket(config.baseUrl);
   ASSERT_GE(listener, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
   ASSERT_EQ(::listen(listener, 2), 0);
-  socklen_t length = sizeof address;
-  ::getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length);
   std::atomic<bool> stop{false};
   std::atomic<int> accepted{0};
   std::thread server([&] {
@@ -449,8 +455,6 @@ TEST(LoadRunner, AnOverloadedServerCostsFailedRequestsNeverTheClient) {
     }
   });
   constexpr int kRequests = 3000;
-  LoadRunnerConfig config;
-  config.baseUrl = "http://127.0.0.1:" + std::to_string(ntohs(address.sin_port)) + "/";
   config.body.model = "test-model";
   config.requestTimeoutS = 0.5 * kTimingSlack;
   const Clock::time_point started = Clock::now();
