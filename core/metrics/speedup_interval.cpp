@@ -16,12 +16,25 @@ std::size_t drawIndex(std::mt19937_64& random, std::size_t n) {
   return static_cast<std::size_t>(random() % n);
 }
 
+// The statistic of values already sorted ascending (numpy's linear percentile for the median and
+// the tails).
+double statisticOfSorted(std::span<const double> sorted, SampleStatistic statistic) {
+  if (statistic == SampleStatistic::Mean) return mean(sorted);
+  const double p = statistic == SampleStatistic::Median ? 50.0
+                   : statistic == SampleStatistic::P90  ? 90.0
+                                                        : 99.0;
+  return percentileLinear(sorted, p);
+}
+
+// One resample with replacement of `values`, drawn into `scratch` (reused across resamples) and sorted
+// there when the statistic needs order: no copy a resample.
 double resampledStatistic(std::span<const double> values, SampleStatistic statistic, std::mt19937_64& random,
                           std::vector<double>& scratch) {
   scratch.resize(values.size());
   for (double& value : scratch)
     value = values[drawIndex(random, values.size())];
-  return sampleStatistic(scratch, statistic);
+  if (statistic != SampleStatistic::Mean) std::sort(scratch.begin(), scratch.end());
+  return statisticOfSorted(scratch, statistic);
 }
 
 }  // namespace
@@ -30,10 +43,7 @@ double sampleStatistic(std::span<const double> values, SampleStatistic statistic
   if (statistic == SampleStatistic::Mean) return mean(values);
   std::vector<double> sorted(values.begin(), values.end());
   std::sort(sorted.begin(), sorted.end());
-  const double p = statistic == SampleStatistic::Median ? 50.0
-                   : statistic == SampleStatistic::P90  ? 90.0
-                                                        : 99.0;
-  return percentileLinear(sorted, p);
+  return statisticOfSorted(sorted, statistic);
 }
 
 std::optional<SpeedupInterval> bootstrapSpeedup(std::span<const double> baseline,
