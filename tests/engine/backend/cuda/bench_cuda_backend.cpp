@@ -322,10 +322,10 @@ int main(int argc, char** argv) {
     cublasSetStream(blas, benchStream);
     void* blasWorkspace = deviceAlloc<std::uint8_t>(std::int64_t{32} << 20);
     cublasSetWorkspace(blas, blasWorkspace, std::size_t{32} << 20);  // no allocation while capturing
-    // A cuBLAS GEMM as the backend calls it; gemmRow prints the batched steps' ones with their TFLOP/s and
-    // the fraction of their own floor: the weights streamed once at copy bandwidth, or the FLOPs at the
-    // measured peak.
-    auto gemmRows = [&](auto* out, const Bf16* in, const Bf16* weights, int m, int n, int k) {
+    // cublasGemm: a cuBLAS GEMM as the backend calls it (float or bf16 out). gemmRow prints one with its
+    // TFLOP/s and the fraction of its own floor: the weights streamed once at copy bandwidth, or the
+    // FLOPs at the measured peak.
+    auto cublasGemm = [&](auto* out, const Bf16* in, const Bf16* weights, int m, int n, int k) {
       const float alpha = 1.0f, beta = 0.0f;
       const cudaDataType_t outType =
           std::is_same_v<std::remove_pointer_t<decltype(out)>, float> ? CUDA_R_32F : CUDA_R_16BF;
@@ -376,11 +376,11 @@ int main(int argc, char** argv) {
         }
       }
       for (const int m : {1, 4, 8, 16}) {
-        const double ms = timeKernel([&] { gemmRows(y, x, w, m, n, k); });
+        const double ms = timeKernel([&] { cublasGemm(y, x, w, m, n, k); });
         row(std::string("cublas M=") + std::to_string(m) + " " + label, ms, 2.0 * n * k);
       }
       for (const int m : {64, 128, 256}) {
-        const double ms = timeKernel([&] { gemmRows(y, x, w, m, n, k); });
+        const double ms = timeKernel([&] { cublasGemm(y, x, w, m, n, k); });
         gemmRow(std::string("cublas M=") + std::to_string(m) + " " + label, ms, m, n, k);
       }
     }
@@ -421,7 +421,7 @@ int main(int argc, char** argv) {
       });
       row("gemv normed M=1 pdl lm_head (f32 out)", normedMs, 2.0 * c.vocabSize * hidden);
       for (const int m : {64, 256}) {
-        const double gemmMs = timeKernel([&] { gemmRows(yf, x, w, m, c.vocabSize, hidden); });
+        const double gemmMs = timeKernel([&] { cublasGemm(yf, x, w, m, c.vocabSize, hidden); });
         gemmRow("cublas M=" + std::to_string(m) + " lm_head (f32 out)", gemmMs, m, c.vocabSize, hidden);
       }
     }
