@@ -168,10 +168,8 @@ void ConnectionPool::watchWrite(Connection* connection, bool write) {
 // missing one must never be taken over.
 bool ConnectionPool::takeOver(Connection* connection) {
   curl_socket_t fd = CURL_SOCKET_BAD;
-  if (curl_easy_getinfo(connection->easy, CURLINFO_ACTIVESOCKET, &fd) != CURLE_OK || fd == CURL_SOCKET_BAD ||
-      fd < 0) {
-    return false;
-  }
+  // CURL_SOCKET_BAD is -1: below zero is no socket.
+  if (curl_easy_getinfo(connection->easy, CURLINFO_ACTIVESOCKET, &fd) != CURLE_OK || fd < 0) return false;
   connection->fd = fd;
   if (m_byFd.size() <= static_cast<std::size_t>(fd)) m_byFd.resize(static_cast<std::size_t>(fd) + 1, nullptr);
   m_byFd[static_cast<std::size_t>(fd)] = connection;
