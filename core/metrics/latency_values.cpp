@@ -28,4 +28,11 @@ std::vector<double> latencyValuesMs(std::span<const RequestRecord> records, Late
   return out;
 }
 
+LatencyValuesByMetric latencyValuesByMetric(std::span<const RequestRecord> records) {
+  LatencyValuesByMetric values;
+  for (const LatencyMetric metric : kAllLatencyMetrics)
+    values[metric] = latencyValuesMs(records, metric);
+  return values;
+}
+
 }  // namespace ayar

@@ -1,10 +1,11 @@
 #pragma once
 
+#include <map>
 #include <span>
 #include <vector>
 
-#include "core/record/request_record.h"
 #include "core/metrics/run_summary.h"
+#include "core/record/request_record.h"
 
 namespace ayar {
 
@@ -12,5 +13,9 @@ namespace ayar {
 // them: successful requests only; TTFT and E2E latency one per request; TPOT one per request with more
 // than one output token; ITL every gap between chunks. In record order. For histograms and CDFs.
 std::vector<double> latencyValuesMs(std::span<const RequestRecord> records, LatencyMetric metric);
+
+// Every metric's values, for a comparison's confidence intervals.
+using LatencyValuesByMetric = std::map<LatencyMetric, std::vector<double>>;
+LatencyValuesByMetric latencyValuesByMetric(std::span<const RequestRecord> records);
 
 }  // namespace ayar

@@ -5,12 +5,23 @@
 #include <span>
 
 #include "core/metrics/run_figure.h"
+#include "core/metrics/run_summary.h"
 
 namespace ayar {
 
 // Which per-request statistic a figure is: the mean, the median or a high percentile of the requests'
 // values (TTFT, TPOT, ITL or end-to-end latency).
 enum class SampleStatistic { Mean, Median, P90, P99 };
+
+// The per-request values and the statistic behind a figure: mean TTFT is the mean of the TTFT values.
+struct FigureSample {
+  LatencyMetric metric = LatencyMetric::Ttft;
+  SampleStatistic statistic = SampleStatistic::Mean;
+};
+
+// Nothing for the throughputs and goodput: each is one figure of a whole run (tokens over its
+// duration), not a statistic of its requests, so only repeated runs can say how much it varies.
+std::optional<FigureSample> runFigureSample(RunFigure figure);
 
 // How sure a speedup is. `speedup` is speedup(): above 1 the candidate is better. `low` and `high` are
 // the ends of the confidence interval of the same ratio at `level` (0.95: the 95% interval).
@@ -36,6 +47,9 @@ struct BootstrapOptions {
 // are exchangeable draws of one configuration's behaviour; drift within a run widens nothing, so
 // repeated runs (interleaved) are the stronger test. Nothing when either side is empty, or a statistic
 // is not positive and finite, or the options are out of range (resamples < 100, level outside (0, 1)).
+// A median's or tail's resample is drawn as just the two order statistics its percentile needs (the same
+// distribution as sorting n draws), so its cost is one sort of each run; a mean's is one pass over the
+// run's values a resample. bench_speedup_interval prints both.
 std::optional<SpeedupInterval> bootstrapSpeedup(std::span<const double> baseline,
                                                 std::span<const double> candidate, SampleStatistic statistic,
                                                 Better better, const BootstrapOptions& options = {});

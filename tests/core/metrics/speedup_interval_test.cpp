@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <vector>
@@ -93,6 +94,60 @@ TEST(SpeedupInterval, HigherIsBetterFiguresAndHighPercentiles) {
   ASSERT_TRUE(lower);
   EXPECT_NEAR(lower->speedup, 0.5, 1e-12);
   EXPECT_LT(lower->high, 1.0);
+}
+
+// The percentile bootstrap by brute force: draw each resample, sort it, take its percentile.
+std::pair<double, double> bruteForceInterval(const std::vector<double>& baseline,
+                                             const std::vector<double>& candidate, double p, int resamples) {
+  std::mt19937_64 random(99);
+  const auto statistic = [&](const std::vector<double>& values) {
+    std::uniform_int_distribution<std::size_t> pick(0, values.size() - 1);
+    std::vector<double> resample(values.size());
+    for (double& value : resample)
+      value = values[pick(random)];
+    std::sort(resample.begin(), resample.end());
+    return percentileLinear(resample, p);
+  };
+  std::vector<double> ratios;
+  for (int i = 0; i < resamples; ++i)
+    ratios.push_back(statistic(baseline) / statistic(candidate));
+  std::sort(ratios.begin(), ratios.end());
+  return {percentileLinear(ratios, 2.5), percentileLinear(ratios, 97.5)};
+}
+
+// A percentile's resamples are drawn as two order statistics (constant time a resample), not as n
+// values sorted: the interval is the brute-force bootstrap's, within the spread of either's own draws.
+TEST(SpeedupInterval, PercentileResamplesDrawnAsOrderStatisticsMatchSortedResamples) {
+  std::mt19937_64 random(23);
+  const auto baseline = latencies(random, 1500, 30.0);
+  const auto candidate = latencies(random, 1200, 27.0);
+  for (const auto& [statistic, p] :
+       {std::pair{SampleStatistic::Median, 50.0}, std::pair{SampleStatistic::P90, 90.0},
+        std::pair{SampleStatistic::P99, 99.0}}) {
+    BootstrapOptions options;
+    options.resamples = 4000;
+    const auto interval = bootstrapSpeedup(baseline, candidate, statistic, Better::Lower, options);
+    ASSERT_TRUE(interval);
+    const auto [low, high] = bruteForceInterval(baseline, candidate, p, 4000);
+    const double width = high - low;
+    EXPECT_NEAR(interval->low, low, 0.08 * width) << "p" << p;
+    EXPECT_NEAR(interval->high, high, 0.08 * width) << "p" << p;
+  }
+}
+
+// Each latency figure names its requests' values and statistic; a throughput, one figure of a whole
+// run, has none.
+TEST(SpeedupInterval, LatencyFiguresNameTheirSampleAndThroughputsHaveNone) {
+  const auto p99Ttft = runFigureSample(RunFigure::P99Ttft);
+  ASSERT_TRUE(p99Ttft);
+  EXPECT_EQ(p99Ttft->metric, LatencyMetric::Ttft);
+  EXPECT_EQ(p99Ttft->statistic, SampleStatistic::P99);
+  const auto medianItl = runFigureSample(RunFigure::MedianItl);
+  ASSERT_TRUE(medianItl);
+  EXPECT_EQ(medianItl->metric, LatencyMetric::Itl);
+  EXPECT_EQ(medianItl->statistic, SampleStatistic::Median);
+  for (const RunFigure figure : kAllRunFigures)
+    EXPECT_EQ(runFigureSample(figure).has_value(), runFigureIsLatency(figure)) << runFigureKey(figure);
 }
 
 TEST(SpeedupInterval, NothingFromEmptyOrZeroFiguresOrBadOptions) {
