@@ -90,6 +90,7 @@ ComparisonReportRun comparisonReportRun(const LoadedRun& run) {
   r.requestRate = run.requestRate;
   r.simulated = run.facts.simulated;
   r.syntheticDataset = run.facts.syntheticDataset;
+  r.requestValuesMs = latencyValuesByMetric(run.records);
   return r;
 }
 

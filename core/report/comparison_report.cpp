@@ -1,5 +1,6 @@
 #include "core/report/comparison_report.h"
 
+#include "core/metrics/speedup_interval.h"
 #include "core/report/text_block.h"
 
 namespace ayar {
@@ -8,6 +9,27 @@ namespace {
 
 std::string text(ReportText id, ReportLanguage language) {
   return std::string(reportText(id, language));
+}
+
+// The bootstrap interval of a latency figure's ratio, when both runs have the values behind it.
+std::optional<SpeedupInterval> figureInterval(const ComparisonReportRun& baseline,
+                                              const ComparisonReportRun& candidate, RunFigure figure,
+                                              const BootstrapOptions& options) {
+  const std::optional<FigureSample> sample = runFigureSample(figure);
+  if (!sample) return std::nullopt;
+  const auto b = baseline.requestValuesMs.find(sample->metric);
+  const auto c = candidate.requestValuesMs.find(sample->metric);
+  if (b == baseline.requestValuesMs.end() || c == candidate.requestValuesMs.end()) return std::nullopt;
+  return bootstrapSpeedup(b->second, c->second, sample->statistic, runFigureBetter(figure), options);
+}
+
+nlohmann::json intervalJson(const std::optional<SpeedupInterval>& interval) {
+  if (!interval) return nullptr;
+  return {{"low", interval->low},
+          {"high", interval->high},
+          {"level", interval->level},
+          {"resamples", interval->resamples},
+          {"clear", interval->clear()}};
 }
 
 }  // namespace
@@ -40,14 +62,14 @@ ReportDocument buildComparisonReport(const ComparisonReportRun& baseline,
 
   document.data["baseline"] = baseline.name;
   document.data["candidates"] = nlohmann::json::array();
-  const std::vector<std::string> header{
-      text(ReportText::ColumnScenario, language), text(ReportText::ColumnBaseline, language),
-      text(ReportText::ColumnCandidate, language), text(ReportText::ColumnRatio, language)};
+  const BootstrapOptions bootstrap;
   ReportSection& tables = document.addSection(text(ReportText::ColumnComparison, language));
   tables.blocks.push_back(ReportBlock::paragraph(text(ReportText::ComparisonRatioNote, language)));
+  bool anyInterval = false;
   for (const auto& candidate : candidates) {
     std::vector<std::vector<std::string>> rows;
     nlohmann::json figuresJson = nlohmann::json::object();
+    bool intervals = false;
     for (RunFigure figure : figures) {
       const auto b = runFigureValue(baseline.summary, figure);
       const auto c = runFigureValue(candidate.summary, figure);
@@ -55,26 +77,62 @@ ReportDocument buildComparisonReport(const ComparisonReportRun& baseline,
       // The ratio as text and JSON at once: GCC 12 misreads a std::optional<double> copy here as
       // uninitialised.
       std::string ratioText = noValue;
+      std::string intervalText = noValue;
       nlohmann::json ratioJson;
+      std::optional<SpeedupInterval> interval;
       if (b && c) {
         if (const auto ratio = speedup(*b, *c, runFigureBetter(figure))) {
           ratioText = formatSpeedup(*ratio, locale);
           ratioJson = *ratio;
+          interval = figureInterval(baseline, candidate, figure, bootstrap);
+          if (interval) {
+            // The table's ratio is the summary's figure; the interval is the resamples' spread around it.
+            interval->speedup = *ratio;
+            intervalText = formatIntervalRange(*interval, locale);
+            if (!interval->clear())
+              ratioText = formatReportText(ReportText::NoClearDifference, language, {ratioText});
+            intervals = true;
+          }
         }
       }
       rows.push_back({std::string(runFigureLabel(figure, language)) + " (" +
                           std::string(runFigureUnit(figure, language)) + ")",
-                      b ? locale.number(*b) : noValue, c ? locale.number(*c) : noValue, ratioText});
+                      b ? locale.number(*b) : noValue, c ? locale.number(*c) : noValue, ratioText,
+                      intervalText});
       nlohmann::json entry = nlohmann::json::object();
       entry["baseline"] = b ? nlohmann::json(*b) : nlohmann::json();
       entry["candidate"] = c ? nlohmann::json(*c) : nlohmann::json();
       entry["speedup"] = std::move(ratioJson);
+      entry["interval"] = intervalJson(interval);
       figuresJson[std::string(runFigureKey(figure))] = std::move(entry);
     }
-    tables.blocks.push_back(ReportBlock::table(
+    std::vector<std::string> header{
+        text(ReportText::ColumnScenario, language), text(ReportText::ColumnBaseline, language),
+        text(ReportText::ColumnCandidate, language), text(ReportText::ColumnRatio, language)};
+    std::vector<std::size_t> numeric{1, 2, 3};
+    // The interval column only where a ratio has one: runs without their requests keep the seeds' table.
+    if (intervals) {
+      header.push_back(formatReportText(ReportText::ColumnInterval, language,
+                                        {locale.number(bootstrap.level * 100.0, 0)}));
+      numeric.push_back(4);
+    } else {
+      for (auto& row : rows)
+        row.pop_back();
+    }
+    anyInterval = anyInterval || intervals;
+    ReportBlock table = ReportBlock::table(
         formatReportText(ReportText::ComparisonTableCaption, language, {baseline.name, candidate.name}),
-        header, std::move(rows), {1, 2, 3}));
+        std::move(header), std::move(rows), std::move(numeric));
+    // "1.04x faster: no clear difference" may break after its ratio; a page holds the table then.
+    if (intervals) table.wrappingColumns = {3};
+    tables.blocks.push_back(std::move(table));
     document.data["candidates"].push_back({{"name", candidate.name}, {"figures", std::move(figuresJson)}});
+  }
+  if (anyInterval) {
+    tables.blocks.insert(tables.blocks.begin() + 1,
+                         ReportBlock::paragraph(formatReportText(ReportText::ComparisonIntervalNote, language,
+                                                                 {locale.number(bootstrap.level * 100.0, 0),
+                                                                  locale.number(bootstrap.resamples, 0)})));
   }
 
   // The charts (PDF, HTML) follow the tables they illustrate; the result blocks close the report.

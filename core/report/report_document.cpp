@@ -129,6 +129,10 @@ bool ReportBlock::isNumericColumn(std::size_t column) const {
   return std::find(numericColumns.begin(), numericColumns.end(), column) != numericColumns.end();
 }
 
+bool ReportBlock::isWrappingColumn(std::size_t column) const {
+  return std::find(wrappingColumns.begin(), wrappingColumns.end(), column) != wrappingColumns.end();
+}
+
 ReportSection& ReportDocument::addSection(std::string sectionTitle, int level) {
   sections.push_back({std::move(sectionTitle), level, {}});
   return sections.back();
@@ -229,12 +233,17 @@ std::string renderHtml(const ReportDocument& document, HtmlDialect dialect) {
                     "\">\n<head>\n<meta charset=\"utf-8\">\n<title>" + htmlEscape(document.title) +
                     "</title>\n<style>" + std::string(qt ? kQtRichTextStyle : kHtmlStyle) +
                     "</style>\n</head>\n<body>\n<h1>" + htmlEscape(document.title) + "</h1>\n";
-  // A cell's opening tag: numbers aligned right, by class for a browser and by attribute for Qt.
-  const auto cell = [qt](const char* tag, bool numeric) {
-    if (qt)
-      return std::string("<") + tag +
-             (numeric ? " align=\"right\" style=\"white-space: nowrap\">" : " align=\"left\">");
-    return std::string("<") + tag + (numeric ? " class=\"num\">" : ">");
+  // A cell's opening tag: numbers aligned right and kept on one line, by class for a browser and by
+  // attribute for Qt. Qt's tables do not widen for a long unbroken cell: they squeeze the other
+  // columns, down to a few letters a line, so there a wrapping column's cells may break between words.
+  // A browser keeps them whole and breaks the text columns at their spaces instead.
+  const auto cell = [qt](const char* tag, const ReportBlock& table, std::size_t column) {
+    const bool numeric = table.isNumericColumn(column);
+    if (!qt) return std::string("<") + tag + (numeric ? " class=\"num\">" : ">");
+    if (!numeric) return std::string("<") + tag + " align=\"left\">";
+    return std::string("<") + tag +
+           (table.isWrappingColumn(column) ? " align=\"right\">"
+                                           : " align=\"right\" style=\"white-space: nowrap\">");
   };
   for (std::size_t index = 0; index < document.sections.size(); ++index) {
     const ReportSection& section = document.sections[index];
@@ -264,13 +273,12 @@ std::string renderHtml(const ReportDocument& document, HtmlDialect dialect) {
           out += qt ? "<table border=\"1\" cellspacing=\"0\" cellpadding=\"5\">\n<thead><tr>"
                     : "<table>\n<thead><tr>";
           for (std::size_t i = 0; i < block.header.size(); ++i)
-            out += cell("th", block.isNumericColumn(i)) + htmlEscape(block.header[i]) + "</th>";
+            out += cell("th", block, i) + htmlEscape(block.header[i]) + "</th>";
           out += "</tr></thead>\n<tbody>\n";
           for (const auto& row : block.rows) {
             out += "<tr>";
             for (std::size_t i = 0; i < block.header.size(); ++i)
-              out += cell("td", block.isNumericColumn(i)) +
-                     (i < row.size() ? htmlEscape(row[i]) : std::string()) + "</td>";
+              out += cell("td", block, i) + (i < row.size() ? htmlEscape(row[i]) : std::string()) + "</td>";
             out += "</tr>\n";
           }
           out += "</tbody>\n</table>\n";

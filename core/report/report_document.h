@@ -27,6 +27,9 @@ struct ReportBlock {
   std::vector<std::string> header;  // Table
   std::vector<std::vector<std::string>> rows;  // Table; a row may be shorter than the header
   std::vector<std::size_t> numericColumns;     // Table: the columns of numbers, aligned right
+  // Table: numeric columns whose cells may break between words on a printed page (a ratio followed by
+  // its verdict); the cells of the other numeric columns keep to one line.
+  std::vector<std::size_t> wrappingColumns;
 
   static ReportBlock paragraph(std::string text);
   static ReportBlock list(std::vector<std::string> items);
@@ -37,6 +40,7 @@ struct ReportBlock {
                            std::vector<std::size_t> numericColumns = {});
 
   bool isNumericColumn(std::size_t column) const;
+  bool isWrappingColumn(std::size_t column) const;
 };
 
 struct ReportSection {

@@ -1,6 +1,7 @@
 #include "core/report/report_text.h"
 
 #include <cassert>
+#include <utility>
 #include <vector>
 
 #include "core/error.h"
@@ -46,6 +47,7 @@ constexpr Phrase kPhrases[] = {
     {ReportText::ColumnCandidate, "Candidate", "Aday"},
     {ReportText::ColumnOptimised, "Optimised", "Optimize edilmiş"},
     {ReportText::ColumnRatio, "Ratio", "Oran"},
+    {ReportText::ColumnInterval, "{0}% CI", "%{0} güven aralığı"},
     {ReportText::ColumnComparison, "Comparison", "Karşılaştırma"},
     {ReportText::ColumnOption, "Option", "Seçenek"},
     {ReportText::ColumnRun, "Run", "Çalıştırma"},
@@ -172,6 +174,15 @@ constexpr Phrase kPhrases[] = {
      "Ratios: baseline / candidate for latencies, candidate / baseline for throughputs; above 1 the "
      "candidate is better.",
      "Oranlar: gecikmelerde temel / aday, işlem hacimlerinde aday / temel; 1'in üstünde aday daha iyidir."},
+    {ReportText::ComparisonIntervalNote,
+     "Intervals: the {0}% confidence interval of each latency ratio, a percentile bootstrap over each "
+     "run's requests ({1} resamples, a fixed seed; ITL over its token gaps). Where the interval holds 1, "
+     "the difference is within the runs' own spread: no clear difference. A throughput is one figure of a "
+     "whole run and has no interval.",
+     "Aralıklar: her gecikme oranının %{0} güven aralığı, her çalıştırmanın istekleri üzerinden yüzdelik "
+     "bootstrap ({1} yeniden örnekleme, sabit tohum; ITL için token aralıkları üzerinden). Aralık 1'i "
+     "içeriyorsa fark, çalıştırmaların kendi dağılımının içindedir: belirgin bir fark yok. İşlem hacmi "
+     "bütün bir çalıştırmanın tek değeridir; aralığı yoktur."},
     {ReportText::ComparisonTableCaption, "{0} against {1}", "{0} ile {1} karşılaştırması"},
     {ReportText::ComparisonResultOf, "Result of {0}", "{0} sonucu"},
     {ReportText::ComparisonCharts, "Distributions", "Dağılımlar"},
@@ -352,12 +363,25 @@ std::string formatSpeedup(double speedup, const ReportLocale& locale, bool highe
   return formatReportText(id, locale.language(), {locale.number(factor, 2)});
 }
 
+namespace {
+
+// The interval's ends in the sense the ratio is worded: as "slower" the ratio is inverted, and so is
+// the interval (its ends swap).
+std::pair<double, double> wordedEnds(const SpeedupInterval& interval) {
+  if (interval.speedup >= 1.0) return {interval.low, interval.high};
+  return {1.0 / interval.high, 1.0 / interval.low};
+}
+
+}  // namespace
+
+std::string formatIntervalRange(const SpeedupInterval& interval, const ReportLocale& locale) {
+  const auto [low, high] = wordedEnds(interval);
+  return locale.number(low, 2) + "-" + locale.number(high, 2);
+}
+
 std::string formatSpeedupInterval(const SpeedupInterval& interval, const ReportLocale& locale,
                                   bool higherLower) {
-  const bool better = interval.speedup >= 1.0;
-  // Worded as "slower", the ratio is inverted, and so is the interval (its ends swap).
-  const double low = better ? interval.low : 1.0 / interval.high;
-  const double high = better ? interval.high : 1.0 / interval.low;
+  const auto [low, high] = wordedEnds(interval);
   const std::string text = formatReportText(
       ReportText::RatioWithInterval, locale.language(),
       {formatSpeedup(interval.speedup, locale, higherLower), locale.number(interval.level * 100.0, 0),

@@ -54,6 +54,7 @@ enum class ReportText {
   ColumnCandidate,
   ColumnOptimised,
   ColumnRatio,
+  ColumnInterval,  // {0}: the level in percent ("95% CI")
   ColumnComparison,
   ColumnOption,
   ColumnRun,
@@ -143,6 +144,7 @@ enum class ReportText {
   ComparisonTitle,
   ComparisonRuns,
   ComparisonRatioNote,
+  ComparisonIntervalNote,  // {0}: the level in percent; {1}: the number of resamples
   ComparisonTableCaption,  // {0}: baseline name, {1}: candidate name
   ComparisonResultOf,      // {0}: a run's name
   ComparisonCharts,
@@ -204,6 +206,9 @@ std::string formatSpeedup(double speedup, const ReportLocale& locale, bool highe
 // güven aralığı 0,98-1,10): belirgin bir fark yok".
 std::string formatSpeedupInterval(const SpeedupInterval& interval, const ReportLocale& locale,
                                   bool higherLower = false);
+// The interval's ends alone, in the sense formatSpeedup words its ratio: "1.18-1.33" beside "1.26x
+// faster", "1.01-1.09" beside "1.05x slower" (the inverted interval), "1,18-1,33" in Turkish.
+std::string formatIntervalRange(const SpeedupInterval& interval, const ReportLocale& locale);
 // The seeds' "+58.1%" / "-3.0%" (Turkish "+%58,1"): a relative change (0.581 is +58.1%), one decimal,
 // always signed, in the locale's numbers.
 std::string formatRelativeChange(double change, const ReportLocale& locale = {});

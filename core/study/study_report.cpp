@@ -486,7 +486,9 @@ ReportDocument buildStudyReport(const std::filesystem::path& storePath, std::int
   return StudyReportBuilder(storePath, studyId, locale).build();
 }
 
-RunSummary storedRunSummary(ResultStore& store, const StoredRun& run, const GoodputSlo& slo) {
+namespace {
+
+SummaryOptions storedSummaryOptions(const StoredRun& run, const GoodputSlo& slo) {
   SummaryOptions options;
   options.goodput = slo;
   if (run.summary.is_object() && run.summary.contains("duration") && run.summary["duration"].is_number())
@@ -494,7 +496,13 @@ RunSummary storedRunSummary(ResultStore& store, const StoredRun& run, const Good
   if (run.summary.is_object() && run.summary.contains("max_concurrency") &&
       run.summary["max_concurrency"].is_number_integer())
     options.maxConcurrency = run.summary["max_concurrency"].get<int>();
-  return computeRunSummary(store.loadRequests(run.id), options);
+  return options;
+}
+
+}  // namespace
+
+RunSummary storedRunSummary(ResultStore& store, const StoredRun& run, const GoodputSlo& slo) {
+  return computeRunSummary(store.loadRequests(run.id), storedSummaryOptions(run, slo));
 }
 
 ReportDocument buildRunsReport(const std::filesystem::path& storePath,
@@ -508,7 +516,9 @@ ReportDocument buildRunsReport(const std::filesystem::path& storePath,
     ComparisonReportRun entry;
     entry.name = "#" + std::to_string(run->id) + (run->info.label.empty() ? "" : " " + run->info.label) +
                  (run->info.model.empty() ? "" : " (" + run->info.model + ")");
-    entry.summary = storedRunSummary(store, *run);
+    const std::vector<RequestRecord> records = store.loadRequests(run->id);
+    entry.summary = computeRunSummary(records, storedSummaryOptions(*run, {}));
+    entry.requestValuesMs = latencyValuesByMetric(records);
     entry.simulated = run->info.engine.value("simulated", false);
     if (run->summary.is_object() && run->summary.contains("request_rate") &&
         run->summary["request_rate"].is_number())

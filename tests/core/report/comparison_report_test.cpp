@@ -2,6 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <random>
+#include <regex>
+
+#include "core/metrics/speedup_interval.h"
+#include "core/metrics/statistics.h"
+
 namespace ayar {
 namespace {
 
@@ -77,6 +84,72 @@ TEST(ComparisonReport, NumbersAndRatiosFollowTheLanguageForPeopleAndTheCLocaleFo
             std::string::npos)
       << markdown;
   EXPECT_NE(markdown.find("| --- | ---: | ---: | ---: |"), std::string::npos) << markdown;
+}
+
+// A run with its requests' TTFTs (log-normal, as serving latencies are) behind its mean.
+ComparisonReportRun runWithRequests(std::string name, std::uint64_t seed, double medianMs) {
+  std::mt19937_64 random(seed);
+  std::lognormal_distribution<double> draw(std::log(medianMs), 0.5);
+  std::vector<double> ttfts(500);
+  for (double& value : ttfts)
+    value = draw(random);
+  ComparisonReportRun r = run(std::move(name), mean(ttfts), 100.0);
+  r.requestValuesMs[LatencyMetric::Ttft] = std::move(ttfts);
+  return r;
+}
+
+// The wording, in a table: a ratio within the runs' own spread says so, its interval beside it;
+// a clear one is worded as before; a throughput (one figure a run) has no interval; the method is
+// written above the tables, and the data carries each interval.
+TEST(ComparisonReport, EachLatencyRatioCarriesItsIntervalAndSaysWhenItIsNoise) {
+  const std::vector<RunFigure> figures{RunFigure::MeanTtft, RunFigure::OutputThroughput};
+  const auto baseline = runWithRequests("#1 baseline", 1, 40.0);
+  const auto same = runWithRequests("#2 same", 2, 40.0);
+  const auto faster = runWithRequests("#3 faster", 3, 30.0);
+  for (ReportLanguage language : {ReportLanguage::English, ReportLanguage::Turkish}) {
+    const bool english = language == ReportLanguage::English;
+    const ReportDocument document = buildComparisonReport(baseline, {same, faster}, language, figures);
+    std::vector<const ReportBlock*> tables;
+    std::string paragraphs;
+    for (const auto& section : document.sections) {
+      for (const auto& block : section.blocks) {
+        if (block.kind == ReportBlock::Kind::Table) tables.push_back(&block);
+        if (block.kind == ReportBlock::Kind::Paragraph) paragraphs += block.text + "\n";
+      }
+    }
+    ASSERT_EQ(tables.size(), 2u);
+    EXPECT_EQ(tables[0]->header.at(4), english ? "95% CI" : "%95 güven aralığı");
+    EXPECT_TRUE(tables[0]->isNumericColumn(4));
+    const std::regex range(english ? "[0-9]\\.[0-9]{2}-[0-9]\\.[0-9]{2}" : "[0-9],[0-9]{2}-[0-9],[0-9]{2}");
+    const std::string noise = english ? ": no clear difference" : ": belirgin bir fark yok";
+
+    const auto& sameTtft = tables[0]->rows.at(0);
+    EXPECT_NE(sameTtft[3].find(noise), std::string::npos) << sameTtft[3];
+    EXPECT_TRUE(std::regex_match(sameTtft[4], range)) << sameTtft[4];
+    const auto& fasterTtft = tables[1]->rows.at(0);
+    EXPECT_NE(fasterTtft[3].find(english ? "x faster" : "x daha hızlı"), std::string::npos) << fasterTtft[3];
+    EXPECT_EQ(fasterTtft[3].find(noise), std::string::npos) << fasterTtft[3];
+    EXPECT_TRUE(std::regex_match(fasterTtft[4], range)) << fasterTtft[4];
+    const std::string noValue(reportText(ReportText::NoteNoValue, language));
+    EXPECT_EQ(tables[1]->rows.at(1)[4], noValue);
+
+    EXPECT_NE(paragraphs.find(english ? "percentile bootstrap" : "yüzdelik bootstrap"), std::string::npos)
+        << paragraphs;
+    EXPECT_NE(paragraphs.find(english ? "1,000 resamples" : "1.000 yeniden örnekleme"), std::string::npos)
+        << paragraphs;
+
+    const auto& fasterData = document.data["candidates"][1]["figures"];
+    EXPECT_TRUE(fasterData["mean_ttft_ms"]["interval"]["clear"].get<bool>());
+    EXPECT_GT(fasterData["mean_ttft_ms"]["interval"]["low"].get<double>(), 1.0);
+    EXPECT_EQ(fasterData["mean_ttft_ms"]["interval"]["level"].get<double>(), 0.95);
+    EXPECT_FALSE(document.data["candidates"][0]["figures"]["mean_ttft_ms"]["interval"]["clear"].get<bool>());
+    EXPECT_TRUE(fasterData["output_throughput"]["interval"].is_null());
+  }
+  // Runs without their requests keep the seeds' four columns and no note.
+  const ReportDocument plain = buildComparisonReport(run("#1", 126.0, 100.0), {run("#2", 100.0, 110.0)},
+                                                     ReportLanguage::English, figures);
+  EXPECT_EQ(firstTable(plain)->header.size(), 4u);
+  EXPECT_EQ(renderMarkdown(plain).find("bootstrap"), std::string::npos);
 }
 
 TEST(ComparisonReport, RendersToEveryFormatWithBothRunsNamed) {

@@ -114,6 +114,13 @@ TEST(ReportDocument, NumberColumnsAreAlignedRightAndQtTablesArePadded) {
             std::string::npos)
       << qt;
   EXPECT_EQ(qt.find("rem"), std::string::npos) << "Qt's rich text engine ignores rem";
+
+  // A wrapping column (a ratio and its verdict) may break on Qt's page; a browser keeps it whole.
+  document.sections[0].blocks[0].wrappingColumns = {2};
+  const std::string wrapping = renderHtml(document, HtmlDialect::QtRichText);
+  EXPECT_NE(wrapping.find("nowrap\">6.073,75</td><td align=\"right\">31,77</td>"), std::string::npos)
+      << wrapping;
+  EXPECT_NE(renderHtml(document).find("<td class=\"num\">31,77</td>"), std::string::npos);
 }
 
 TEST(ReportDocument, PeopleGetTheLanguagesNumbersAndMachineFilesTheCLocales) {

@@ -72,6 +72,11 @@ TEST(ReportText, SpeedupWithItsIntervalSaysWhenItIsNoClearDifference) {
       .speedup = 0.97, .low = 0.93, .high = 1.02, .level = 0.9, .resamples = 500};
   EXPECT_EQ(formatSpeedupInterval(throughput, ReportLanguage::English, true),
             "1.03x lower (90% CI 0.98-1.08): no clear difference");
+  // The ends alone, for a table's interval column, in the same sense as the ratio beside them.
+  EXPECT_EQ(formatIntervalRange(clear, ReportLanguage::English), "1.18-1.33");
+  EXPECT_EQ(formatIntervalRange(clear, ReportLanguage::Turkish), "1,18-1,33");
+  EXPECT_EQ(formatIntervalRange(slower, ReportLanguage::English), "1.01-1.09");
+  EXPECT_EQ(formatIntervalRange(clear, ReportLocale(ReportLanguage::Turkish, NumberStyle::C)), "1.18-1.33");
 }
 
 TEST(ReportLocale, TurkishUsesADecimalCommaAndDotThousandsAsTheWorkbenchShowsThem) {
