@@ -31,7 +31,8 @@ void ComparisonTableModel::setComparison(ComparedRun baseline, std::vector<Compa
   for (std::size_t c = 0; c < m_candidates.size(); ++c) {
     for (RunFigure figure : figures) {
       if (value(m_baseline.summary, figure) || value(m_candidates[c].summary, figure))
-        m_rows.push_back({figure, c});
+        m_rows.push_back(
+            {figure, c, figureSpeedupInterval(m_baseline.values, m_candidates[c].values, figure)});
     }
   }
   endResetModel();
@@ -40,6 +41,14 @@ void ComparisonTableModel::setComparison(ComparedRun baseline, std::vector<Compa
 void ComparisonTableModel::setLanguage(ReportLanguage language, const QLocale& locale) {
   m_language = language;
   m_locale = locale;
+  if (!m_rows.empty()) emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+  emit headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
+}
+
+void ComparisonTableModel::setRunNames(const QString& baseline, const std::vector<QString>& candidates) {
+  m_baseline.name = baseline;
+  for (std::size_t i = 0; i < candidates.size() && i < m_candidates.size(); ++i)
+    m_candidates[i].name = candidates[i];
   if (!m_rows.empty()) emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
   emit headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
 }
@@ -78,6 +87,9 @@ QVariant ComparisonTableModel::data(const QModelIndex& index, int role) const {
       hasRatio = true;
     }
   }
+  const bool hasInterval = hasRatio && row.interval.has_value();
+  // Within the runs' own spread: neither a gain nor a loss.
+  const bool noise = hasInterval && !row.interval->clear();
   const QString noValue = fromUtf8(reportText(ReportText::NoteNoValue, m_language));
   auto number = [&](const std::optional<double>& v) { return v ? m_locale.toString(*v, 'f', 2) : noValue; };
 
@@ -94,8 +106,18 @@ QVariant ComparisonTableModel::data(const QModelIndex& index, int role) const {
           return number(base);
         case Candidate:
           return number(cand);
-        case Ratio:
-          return hasRatio ? QString::fromStdString(formatSpeedup(ratio, m_language)) : noValue;
+        case Ratio: {
+          if (!hasRatio) return noValue;
+          const std::string words = formatSpeedup(ratio, m_language);
+          return QString::fromStdString(
+              noise ? formatReportText(ReportText::NoClearDifference, m_language, {words}) : words);
+        }
+        case Interval: {
+          if (!hasInterval) return noValue;
+          SpeedupInterval shown = *row.interval;
+          shown.speedup = ratio;  // worded in the sense of the ratio beside it
+          return QString::fromStdString(formatIntervalRange(shown, m_language));
+        }
         default:
           return {};
       }
@@ -109,14 +131,18 @@ QVariant ComparisonTableModel::data(const QModelIndex& index, int role) const {
           return cand ? QVariant(*cand) : QVariant();
         case Ratio:
           return hasRatio ? QVariant(ratio) : QVariant();
+        case Interval:
+          return hasInterval ? QVariant(row.interval->low) : QVariant();
         default:
           return {};
       }
     case RatioRole:
       return hasRatio ? QVariant(ratio) : QVariant();
+    case ClearRole:
+      return hasInterval ? QVariant(!noise) : QVariant();
     case Qt::ForegroundRole:
       // Green where the candidate is better, red where it is worse; both readable on light and dark.
-      if (index.column() == Ratio && hasRatio && ratio != 1.0)
+      if (index.column() == Ratio && hasRatio && ratio != 1.0 && !noise)
         return QBrush(ratio > 1.0 ? QColor(0, 150, 90) : QColor(215, 60, 50));
       return {};
     case Qt::TextAlignmentRole:
@@ -143,6 +169,10 @@ QVariant ComparisonTableModel::headerData(int section, Qt::Orientation orientati
         return fromUtf8(reportText(ReportText::ColumnCandidate, m_language));
       case Ratio:
         return fromUtf8(reportText(ReportText::ColumnRatio, m_language));
+      case Interval:
+        return QString::fromStdString(
+            formatReportText(ReportText::ColumnInterval, m_language,
+                             {ReportLocale(m_language).number(BootstrapOptions{}.level * 100.0, 0)}));
       default:
         return {};
     }
@@ -157,6 +187,13 @@ QVariant ComparisonTableModel::headerData(int section, Qt::Orientation orientati
         return tr(
             "Latencies: baseline / candidate. Throughputs: candidate / baseline. Above 1 the "
             "candidate is better.");
+      case Interval: {
+        const BootstrapOptions options;
+        const ReportLocale locale(m_language);
+        return QString::fromStdString(
+            formatReportText(ReportText::ComparisonIntervalNote, m_language,
+                             {locale.number(options.level * 100.0, 0), locale.number(options.resamples, 0)}));
+      }
       default:
         return {};
     }

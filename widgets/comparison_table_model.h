@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/metrics/latency_values.h"
 #include "core/metrics/run_figure.h"
 #include "core/metrics/run_summary.h"
 #include "core/report/report_text.h"
@@ -16,20 +17,25 @@ namespace ayar {
 struct ComparedRun {
   QString name;  // "#12 baseline"
   RunSummary summary;
+  LatencyValuesByMetric values = {};  // its requests' latencies, behind the intervals; empty without them
 };
 
-// The seed documents' table: scenario | baseline | candidate | ratio, one row per figure and
-// candidate. Ratios read as core's report catalogue words them ("1.26x faster" / "1.26x daha
+// The seed documents' table: scenario | baseline | candidate | ratio | interval, one row per figure
+// and candidate. Ratios read as core's report catalogue words them ("1.26x faster" / "1.26x daha
 // hızlı"): baseline/candidate for latencies, candidate/baseline for throughputs, so above 1 the
-// candidate is better. Values are shown in the UI locale; the ratio words in the report language.
+// candidate is better. A latency ratio carries its 95% bootstrap interval (as the exported report does)
+// when both runs have their requests; one whose interval holds 1 says "no clear difference" and is
+// not coloured as a gain or a loss. Values are shown in the UI locale; the ratio words in the report
+// language.
 class ComparisonTableModel : public QAbstractTableModel {
   Q_OBJECT
 
  public:
-  enum Column { Scenario, Baseline, Candidate, Ratio, ColumnCount };
+  enum Column { Scenario, Baseline, Candidate, Ratio, Interval, ColumnCount };
   enum Role {
-    SortRole = Qt::UserRole + 1,  // the number behind a cell (the ratio for the ratio column)
+    SortRole = Qt::UserRole + 1,  // the number behind a cell (the ratio; the interval's low end)
     RatioRole,                    // the ratio as a double, absent when it says nothing
+    ClearRole,                    // whether the interval leaves 1 out; absent without an interval
   };
 
   explicit ComparisonTableModel(QObject* parent = nullptr);
@@ -37,6 +43,9 @@ class ComparisonTableModel : public QAbstractTableModel {
   void setComparison(ComparedRun baseline, std::vector<ComparedRun> candidates,
                      std::vector<RunFigure> figures = defaultFigures());
   void setLanguage(ReportLanguage language, const QLocale& locale = QLocale());
+  // New names for the runs compared (the baseline's, then the candidates' in order), as after a change
+  // of the UI language: the figures and intervals stay.
+  void setRunNames(const QString& baseline, const std::vector<QString>& candidates);
   void clear();
 
   int rowCount(const QModelIndex& parent = QModelIndex()) const override;
@@ -51,6 +60,7 @@ class ComparisonTableModel : public QAbstractTableModel {
   struct Row {
     RunFigure figure;
     std::size_t candidate;
+    std::optional<SpeedupInterval> interval;
   };
   std::optional<double> value(const RunSummary& summary, RunFigure figure) const;
 

@@ -164,6 +164,12 @@ void ComparePage::retranslate() {
   const ReportLanguage uiLanguage =
       QLocale().language() == QLocale::Turkish ? ReportLanguage::Turkish : ReportLanguage::English;
   m_model->setLanguage(uiLanguage, QLocale());
+  if (!m_runs.empty()) {
+    std::vector<QString> candidates;
+    for (std::size_t i = 1; i < m_runs.size(); ++i)
+      candidates.push_back(tableName(m_runs[i]));
+    m_model->setRunNames(tableName(m_runs.front()), candidates);
+  }
   if (!m_reportLanguageChosen)
     m_reportLanguage->setCurrentIndex(uiLanguage == ReportLanguage::Turkish ? 1 : 0);
   m_cdf->setTitle(tr("CDF"));
@@ -323,6 +329,12 @@ void ComparePage::compareChosen() {
   }
 }
 
+// A run's name in the table: a simulated run's figures say so, as everywhere a figure of it appears, in
+// the UI's language.
+QString ComparePage::tableName(const LoadedRun& run) {
+  return run.facts.simulated ? tr("%1 · %2").arg(run.name, HistoryModel::simulatedMark()) : run.name;
+}
+
 void ComparePage::compare(std::int64_t baseline, const std::vector<std::int64_t>& candidates) {
   if (!m_store) throw Error("no results store is open");
   std::vector<LoadedRun> runs;
@@ -330,14 +342,11 @@ void ComparePage::compare(std::int64_t baseline, const std::vector<std::int64_t>
   for (std::int64_t id : candidates)
     runs.push_back(loadStoredRun(*m_store, id));
   m_runs = std::move(runs);
-  // A simulated run's figures say so in the table, as everywhere a figure of it appears.
-  const auto tableName = [](const LoadedRun& run) {
-    return run.facts.simulated ? tr("%1 · %2").arg(run.name, HistoryModel::simulatedMark()) : run.name;
-  };
   std::vector<ComparedRun> compared;
   for (std::size_t i = 1; i < m_runs.size(); ++i)
-    compared.push_back({tableName(m_runs[i]), m_runs[i].summary});
-  m_model->setComparison({tableName(m_runs[0]), m_runs[0].summary}, std::move(compared));
+    compared.push_back({tableName(m_runs[i]), m_runs[i].summary, latencyValuesByMetric(m_runs[i].records)});
+  m_model->setComparison({tableName(m_runs[0]), m_runs[0].summary, latencyValuesByMetric(m_runs[0].records)},
+                         std::move(compared));
   // Show the choice the comparison was made of.
   {
     const QSignalBlocker blocker(m_baseline);

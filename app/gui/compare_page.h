@@ -75,6 +75,7 @@ class ComparePage : public QWidget {
   static QString choiceText(const StoredRun& run);
   static QString choiceToolTip(const StoredRun& run);
   static QString statusToolTip(const StoredRun& run);
+  static QString tableName(const LoadedRun& run);
   void compareChosen();
   // Ticks the logarithmic axis when the runs' medians of the shown figure lie ten times apart.
   void chooseScale();

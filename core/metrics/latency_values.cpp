@@ -35,4 +35,15 @@ LatencyValuesByMetric latencyValuesByMetric(std::span<const RequestRecord> recor
   return values;
 }
 
+std::optional<SpeedupInterval> figureSpeedupInterval(const LatencyValuesByMetric& baseline,
+                                                     const LatencyValuesByMetric& candidate, RunFigure figure,
+                                                     const BootstrapOptions& options) {
+  const std::optional<FigureSample> sample = runFigureSample(figure);
+  if (!sample) return std::nullopt;
+  const auto b = baseline.find(sample->metric);
+  const auto c = candidate.find(sample->metric);
+  if (b == baseline.end() || c == candidate.end()) return std::nullopt;
+  return bootstrapSpeedup(b->second, c->second, sample->statistic, runFigureBetter(figure), options);
+}
+
 }  // namespace ayar

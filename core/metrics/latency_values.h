@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/metrics/run_summary.h"
+#include "core/metrics/speedup_interval.h"
 #include "core/record/request_record.h"
 
 namespace ayar {
@@ -17,5 +18,11 @@ std::vector<double> latencyValuesMs(std::span<const RequestRecord> records, Late
 // Every metric's values, for a comparison's confidence intervals.
 using LatencyValuesByMetric = std::map<LatencyMetric, std::vector<double>>;
 LatencyValuesByMetric latencyValuesByMetric(std::span<const RequestRecord> records);
+
+// The bootstrap interval (bootstrapSpeedup) of a latency figure's ratio between two runs, from the values
+// behind it; nothing for a throughput, or when either run lacks the values.
+std::optional<SpeedupInterval> figureSpeedupInterval(const LatencyValuesByMetric& baseline,
+                                                     const LatencyValuesByMetric& candidate, RunFigure figure,
+                                                     const BootstrapOptions& options = {});
 
 }  // namespace ayar

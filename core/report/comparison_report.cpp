@@ -11,18 +11,6 @@ std::string text(ReportText id, ReportLanguage language) {
   return std::string(reportText(id, language));
 }
 
-// The bootstrap interval of a latency figure's ratio, when both runs have the values behind it.
-std::optional<SpeedupInterval> figureInterval(const ComparisonReportRun& baseline,
-                                              const ComparisonReportRun& candidate, RunFigure figure,
-                                              const BootstrapOptions& options) {
-  const std::optional<FigureSample> sample = runFigureSample(figure);
-  if (!sample) return std::nullopt;
-  const auto b = baseline.requestValuesMs.find(sample->metric);
-  const auto c = candidate.requestValuesMs.find(sample->metric);
-  if (b == baseline.requestValuesMs.end() || c == candidate.requestValuesMs.end()) return std::nullopt;
-  return bootstrapSpeedup(b->second, c->second, sample->statistic, runFigureBetter(figure), options);
-}
-
 nlohmann::json intervalJson(const std::optional<SpeedupInterval>& interval) {
   if (!interval) return nullptr;
   return {{"low", interval->low},
@@ -84,7 +72,8 @@ ReportDocument buildComparisonReport(const ComparisonReportRun& baseline,
         if (const auto ratio = speedup(*b, *c, runFigureBetter(figure))) {
           ratioText = formatSpeedup(*ratio, locale);
           ratioJson = *ratio;
-          interval = figureInterval(baseline, candidate, figure, bootstrap);
+          interval =
+              figureSpeedupInterval(baseline.requestValuesMs, candidate.requestValuesMs, figure, bootstrap);
           if (interval) {
             // The table's ratio is the summary's figure; the interval is the resamples' spread around it.
             interval->speedup = *ratio;

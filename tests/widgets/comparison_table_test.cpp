@@ -2,6 +2,9 @@
 
 #include <QAbstractItemModelTester>
 #include <QLocale>
+#include <QRegularExpression>
+#include <cmath>
+#include <random>
 
 #include "widgets/comparison_table_model.h"
 #include "widgets/comparison_table_view.h"
@@ -92,6 +95,53 @@ TEST(ComparisonTableModel, RatiosReadDahaHizliAndDahaYavasInTurkishWithTurkishNu
             QStringLiteral("Temel yapılandırma"));
 }
 
+// A run with its requests' TTFTs: log-normal around `medianMs`, drawn from `seed`.
+ComparedRun runWithRequests(const QString& name, std::uint64_t seed, double medianMs) {
+  std::mt19937_64 random(seed);
+  std::lognormal_distribution<double> draw(std::log(medianMs), 0.5);
+  std::vector<double> ttfts(400);
+  for (double& value : ttfts)
+    value = draw(random);
+  ComparedRun run{name, summary(sampleStatistic(ttfts, SampleStatistic::Mean), 100.0), {}};
+  run.values[LatencyMetric::Ttft] = std::move(ttfts);
+  return run;
+}
+
+// A ratio within the runs' own spread says so and is neither green nor red; a clear one keeps its
+// colour; the interval sits beside it, in the language's numbers; a throughput has none.
+TEST(ComparisonTableModel, LatencyRatiosCarryTheirIntervalAndNoiseIsNotAGain) {
+  ComparisonTableModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  model.setComparison(runWithRequests(QStringLiteral("#1"), 1, 40.0),
+                      {runWithRequests(QStringLiteral("#2 same"), 2, 40.0),
+                       runWithRequests(QStringLiteral("#3 faster"), 3, 30.0)},
+                      {RunFigure::MeanTtft, RunFigure::OutputThroughput});
+  model.setLanguage(ReportLanguage::Turkish, QLocale(QLocale::Turkish, QLocale::Turkey));
+  ASSERT_EQ(model.rowCount(), 4);
+  const QRegularExpression range(QStringLiteral("^[0-9],[0-9]{2}-[0-9],[0-9]{2}$"));
+  // Rows are candidate by candidate: #2's TTFT, #2's throughput, #3's TTFT, #3's throughput.
+  const QModelIndex sameRatio = model.index(0, ComparisonTableModel::Ratio);
+  EXPECT_TRUE(sameRatio.data().toString().endsWith(QStringLiteral(": belirgin bir fark yok")))
+      << sameRatio.data().toString().toStdString();
+  EXPECT_FALSE(sameRatio.data(Qt::ForegroundRole).isValid());
+  EXPECT_FALSE(sameRatio.data(ComparisonTableModel::ClearRole).toBool());
+  EXPECT_TRUE(range.match(model.index(0, ComparisonTableModel::Interval).data().toString()).hasMatch());
+  const QModelIndex fasterRatio = model.index(2, ComparisonTableModel::Ratio);
+  EXPECT_TRUE(fasterRatio.data().toString().endsWith(QStringLiteral("x daha hızlı")))
+      << fasterRatio.data().toString().toStdString();
+  EXPECT_TRUE(fasterRatio.data(ComparisonTableModel::ClearRole).toBool());
+  const auto green = fasterRatio.data(Qt::ForegroundRole).value<QBrush>();
+  EXPECT_GT(green.color().green(), green.color().red());
+  EXPECT_GT(model.index(2, ComparisonTableModel::Interval).data(ComparisonTableModel::SortRole).toDouble(),
+            1.0);
+  EXPECT_EQ(model.index(3, ComparisonTableModel::Interval).data().toString(), QStringLiteral("yok"));
+  EXPECT_EQ(model.headerData(ComparisonTableModel::Interval, Qt::Horizontal).toString(),
+            QStringLiteral("%95 güven aralığı"));
+  EXPECT_TRUE(model.headerData(ComparisonTableModel::Interval, Qt::Horizontal, Qt::ToolTipRole)
+                  .toString()
+                  .contains(QStringLiteral("bootstrap")));
+}
+
 TEST(ComparisonTableView, SortsByTheNumbersAndCopiesAsTabSeparatedText) {
   ComparisonTableModel model;
   model.setComparison({QStringLiteral("#1"), summary(126, 100)},
@@ -105,7 +155,7 @@ TEST(ComparisonTableView, SortsByTheNumbersAndCopiesAsTabSeparatedText) {
             QStringLiteral("1.26x faster"));
   const QStringList lines = view.toTabSeparated().split(QLatin1Char('\n'));
   ASSERT_EQ(lines.size(), 3);
-  EXPECT_EQ(lines[0], QStringLiteral("Benchmark scenario\tBaseline\tCandidate\tRatio"));
+  EXPECT_EQ(lines[0], QStringLiteral("Benchmark scenario\tBaseline\tCandidate\tRatio\t95% CI"));
 }
 
 TEST(RunSummaryModel, PassesTheModelTesterAndShowsValuesInTheUiLocale) {

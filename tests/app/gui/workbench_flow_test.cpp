@@ -111,8 +111,22 @@ TEST(Workbench, TwoSimRunsFillTheLiveChartsAndResultsAndCompareAsTheirTimingsSay
     EXPECT_NEAR(ratio, 2.0, 0.4);  // 40 ms -> 20 ms
     EXPECT_TRUE(
         table->index(r, ComparisonTableModel::Ratio).data().toString().endsWith(QStringLiteral("x faster")));
+    // 200 requests a run: halving TTFT is far outside the runs' own spread.
+    EXPECT_TRUE(
+        table->index(r, ComparisonTableModel::Interval).data(ComparisonTableModel::ClearRole).toBool());
+    EXPECT_GT(table->index(r, ComparisonTableModel::Interval).data(ComparisonTableModel::SortRole).toDouble(),
+              1.0);
   }
   EXPECT_TRUE(sawTtft);
+  // The table follows a change of the UI language, the runs' "simulated" mark included.
+  const auto shownCandidate = [&] {
+    return table->index(0, ComparisonTableModel::Candidate).data(Qt::ToolTipRole).toString();
+  };
+  EXPECT_TRUE(shownCandidate().endsWith(QStringLiteral("SIMULATED"))) << shownCandidate().toStdString();
+  window.setLanguage(QStringLiteral("tr"));
+  EXPECT_TRUE(shownCandidate().endsWith(QStringLiteral("SİMÜLASYON"))) << shownCandidate().toStdString();
+  window.setLanguage(QStringLiteral("en"));
+  EXPECT_TRUE(shownCandidate().endsWith(QStringLiteral("SIMULATED"))) << shownCandidate().toStdString();
 
   // Every export format, in Turkish, read back: JSON and CSV parsed, HTML and PDF naming both runs.
   compare->setReportLanguage(ReportLanguage::Turkish);
