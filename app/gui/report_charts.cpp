@@ -3,6 +3,7 @@
 #include <QPainter>
 
 #include "core/metrics/latency_values.h"
+#include "core/study/study_report.h"
 #include "widgets/box_plot_chart.h"
 #include "widgets/distribution_chart.h"
 
@@ -91,6 +92,7 @@ ComparisonReportRun comparisonReportRun(const LoadedRun& run) {
   r.simulated = run.facts.simulated;
   r.syntheticDataset = run.facts.syntheticDataset;
   r.requestValuesMs = latencyValuesByMetric(run.records);
+  r.setup = storedRunSetup(run.run);
   return r;
 }
 

@@ -1,5 +1,7 @@
 #include "core/report/comparison_report.h"
 
+#include <set>
+
 #include "core/metrics/speedup_interval.h"
 #include "core/report/text_block.h"
 
@@ -9,6 +11,50 @@ namespace {
 
 std::string text(ReportText id, ReportLanguage language) {
   return std::string(reportText(id, language));
+}
+
+// A setting of one run: its value, or nothing when the run leaves it to the engine (no default known)
+// or did not record it.
+struct SettingValue {
+  std::optional<std::string> value;
+  bool isDefault = false;  // the value is the engine's default, not one the run gave
+};
+
+bool operator==(const SettingValue& a, const SettingValue& b) {
+  return a.value == b.value;
+}
+
+SettingValue flagValue(const RunSetup& setup, const std::string& flag) {
+  if (const auto given = setup.flags.find(flag); given != setup.flags.end()) return {given->second, false};
+  if (const auto fallback = setup.flagDefaults.find(flag); fallback != setup.flagDefaults.end())
+    return {fallback->second, true};
+  return {};
+}
+
+SettingValue mapValue(const std::map<std::string, std::string>& values, const std::string& key) {
+  if (const auto found = values.find(key); found != values.end()) return {found->second, false};
+  return {};
+}
+
+// The "what differs" section: a table with a column per run, or a sentence when nothing differs.
+void addDifferences(ReportDocument& document, const ComparisonReportRun& baseline,
+                    const std::vector<ComparisonReportRun>& candidates, ReportLanguage language) {
+  std::vector<const RunSetup*> setups;
+  for (const auto& candidate : candidates)
+    setups.push_back(&candidate.setup);
+  SetupDifferences differences = setupDifferences(baseline.setup, setups, language);
+  if (!differences.compared) return;
+  ReportSection& section = document.addSection(text(ReportText::ComparisonDifferences, language));
+  document.data["differences"] = std::move(differences.data);
+  if (differences.rows.empty()) {
+    section.blocks.push_back(ReportBlock::paragraph(text(ReportText::ComparisonSameSetup, language)));
+    return;
+  }
+  section.blocks.push_back(ReportBlock::paragraph(text(ReportText::ComparisonDifferencesNote, language)));
+  std::vector<std::string> header{text(ReportText::ColumnSetting, language), baseline.name};
+  for (const auto& candidate : candidates)
+    header.push_back(candidate.name);
+  section.blocks.push_back(ReportBlock::table("", std::move(header), std::move(differences.rows)));
 }
 
 nlohmann::json intervalJson(const std::optional<SpeedupInterval>& interval) {
@@ -21,6 +67,62 @@ nlohmann::json intervalJson(const std::optional<SpeedupInterval>& interval) {
 }
 
 }  // namespace
+
+SetupDifferences setupDifferences(const RunSetup& baseline, const std::vector<const RunSetup*>& candidates,
+                                  ReportLanguage language) {
+  SetupDifferences out;
+  if (!baseline.recorded) return out;
+  out.compared = true;
+  std::vector<const RunSetup*> runs{&baseline};
+  runs.insert(runs.end(), candidates.begin(), candidates.end());
+  const std::string notRecorded = text(ReportText::SettingNotRecorded, language);
+  const std::string engineDecides = text(ReportText::SettingEngineDecides, language);
+  // One row when a recorded candidate's value differs from the baseline's.
+  const auto addRow = [&](const std::string& setting, const auto& valueOf) {
+    const SettingValue base = valueOf(baseline);
+    bool differs = false;
+    for (const RunSetup* candidate : candidates)
+      differs = differs || (candidate->recorded && !(valueOf(*candidate) == base));
+    if (!differs) return;
+    std::vector<std::string> row{setting};
+    nlohmann::json entry{{"setting", setting}, {"candidates", nlohmann::json::array()}};
+    for (const RunSetup* run : runs) {
+      std::string cell = notRecorded;
+      nlohmann::json value;
+      if (run->recorded) {
+        const SettingValue v = valueOf(*run);
+        cell = !v.value           ? engineDecides
+               : v.isDefault      ? formatReportText(ReportText::SettingDefault, language, {*v.value})
+               : v.value->empty() ? text(ReportText::SettingSwitchOn, language)
+                                  : *v.value;
+        if (v.value) value = *v.value;
+      }
+      row.push_back(std::move(cell));
+      if (run == &baseline) {
+        entry["baseline"] = std::move(value);
+      } else {
+        entry["candidates"].push_back(std::move(value));
+      }
+    }
+    out.rows.push_back(std::move(row));
+    out.data.push_back(std::move(entry));
+  };
+  addRow(text(ReportText::SettingEngine, language), [](const RunSetup& s) { return SettingValue{s.engine}; });
+  addRow(text(ReportText::SettingModel, language), [](const RunSetup& s) { return SettingValue{s.model}; });
+  addRow(text(ReportText::SettingDevice, language), [](const RunSetup& s) { return SettingValue{s.device}; });
+  std::set<std::string> flags, fields;
+  for (const RunSetup* run : runs) {
+    for (const auto& [flag, value] : run->flags)
+      flags.insert(flag);
+    for (const auto& [field, value] : run->profile)
+      fields.insert(field);
+  }
+  for (const std::string& flag : flags)
+    addRow(flag, [&](const RunSetup& s) { return flagValue(s, flag); });
+  for (const std::string& field : fields)
+    addRow(field, [&](const RunSetup& s) { return mapValue(s.profile, field); });
+  return out;
+}
 
 std::vector<RunFigure> defaultComparisonFigures() {
   return {RunFigure::MeanE2el,         RunFigure::MeanTtft,
@@ -47,6 +149,7 @@ ReportDocument buildComparisonReport(const ComparisonReportRun& baseline,
   for (const auto& candidate : candidates)
     simulated = simulated || candidate.simulated;
   if (simulated) runs.blocks.push_back(ReportBlock::paragraph(text(ReportText::NoteSimulated, language)));
+  addDifferences(document, baseline, candidates, language);
 
   document.data["baseline"] = baseline.name;
   document.data["candidates"] = nlohmann::json::array();

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,6 +12,32 @@
 
 namespace ayar {
 
+// How a run was set up, as the comparison's "what differs" reads it: each value as text, flags by their
+// catalogue name in one form (effectiveFlags), so that two spellings of one setting agree.
+struct RunSetup {
+  bool recorded = false;  // an import that wrote none of this leaves it false
+  std::string engine;     // "ayar", "vllm", ...
+  std::string model;
+  std::string device;
+  std::map<std::string, std::string> flags;         // the flags the run gave
+  std::map<std::string, std::string> flagDefaults;  // its engine's defaults, where the catalogue has one
+  std::map<std::string, std::string> profile;       // the load profile's fields
+};
+
+// What differs between a baseline's set-up and its candidates': a row per engine, model, device, engine
+// flag or load-profile field in which a recorded candidate differs from the baseline, its cells the
+// setting and then each run's value (baseline first) worded in `language`: a flag left unset as
+// "default (8192)" where the engine's default is known, "engine default" where the engine decides; a
+// run that recorded no set-up "not recorded". `data` holds the same as values ({"setting", "baseline",
+// "candidates"}, null where unknown). Not `compared` when the baseline recorded no set-up.
+struct SetupDifferences {
+  bool compared = false;
+  std::vector<std::vector<std::string>> rows;
+  nlohmann::json data = nlohmann::json::array();
+};
+SetupDifferences setupDifferences(const RunSetup& baseline, const std::vector<const RunSetup*>& candidates,
+                                  ReportLanguage language);
+
 // A run as a comparison report names and shows it.
 struct ComparisonReportRun {
   std::string name;  // "#12 baseline (qwen3-8b)"
@@ -21,13 +48,17 @@ struct ComparisonReportRun {
   // Its requests' latencies (latencyValuesByMetric), behind the ratios' confidence intervals; empty
   // when the requests are not at hand (a result file without per-request detail).
   LatencyValuesByMetric requestValuesMs;
+  RunSetup setup;
 };
 
 // The figures the seed documents compare: mean latency, TTFT, TPOT, throughput.
 std::vector<RunFigure> defaultComparisonFigures();
 
-// A comparison as a report: the runs, one seed-style table per candidate (scenario | baseline |
-// candidate | ratio, the ratio worded as formatSpeedup does), each run's result block, and the
+// A comparison as a report: the runs; what differs between the baseline and the candidates (one table,
+// a column per run: engine, model, device, each engine flag and load-profile field in which a candidate
+// differs, an unset flag named by its default; data "differences": [{"setting", "baseline",
+// "candidates": [...]}], a value null where it is not known); one seed-style table per candidate (scenario |
+// baseline | candidate | ratio, the ratio worded as formatSpeedup does), each run's result block, and the
 // figures behind the tables under data ({"baseline", "candidates": [{"name", "figures": {key:
 // {"baseline", "candidate", "speedup", "interval"}}}]}). Where both runs have their requests' values,
 // a latency ratio carries its bootstrap confidence interval (bootstrapSpeedup, default options): a

@@ -150,6 +150,18 @@ enum class ReportText {
   ComparisonCharts,
   ComparisonCdfCaption,  // {0}: the latency figure ("TTFT")
   ComparisonBoxCaption,  // {0}: the latency figure
+  // What differs between the runs compared.
+  ComparisonDifferences,
+  ComparisonDifferencesNote,
+  ComparisonSameSetup,
+  ColumnSetting,
+  SettingEngine,
+  SettingModel,
+  SettingDevice,
+  SettingDefault,        // {0}: the engine's default value
+  SettingEngineDecides,  // unset, and the engine chooses at start
+  SettingNotRecorded,    // a run that did not record its set-up (an import)
+  SettingSwitchOn,       // a flag given without a value
   // Charts drawn into reports (PDF, HTML).
   ChartLatencyTtft,
   ChartLatencyTpot,

@@ -505,6 +505,55 @@ RunSummary storedRunSummary(ResultStore& store, const StoredRun& run, const Good
   return computeRunSummary(store.loadRequests(run.id), storedSummaryOptions(run, slo));
 }
 
+RunSetup storedRunSetup(const StoredRun& run, const EngineCatalogue* catalogue) {
+  RunSetup setup;
+  const nlohmann::json& engine = run.info.engine;
+  if (!engine.is_object() || !engine.contains("engine") || !engine["engine"].is_string()) return setup;
+  std::vector<EngineFlag> flags;
+  try {
+    if (engine.contains("flags")) flags = engine.at("flags").get<std::vector<EngineFlag>>();
+  } catch (const std::exception&) {
+    return setup;  // a record this version cannot read says nothing of the flags
+  }
+  const auto text = [](const nlohmann::json& value) {
+    return value.is_string() ? value.get<std::string>() : value.dump();
+  };
+  setup.recorded = true;
+  setup.engine = engine["engine"].get<std::string>();
+  setup.model = engine.contains("model") ? text(engine["model"]) : run.info.model;
+  if (engine.contains("device")) setup.device = text(engine["device"]);
+  const EngineTemplate* found = catalogue ? catalogue->find(setup.engine) : nullptr;
+  if (found) {
+    // One form for every spelling; the defaults are what effectiveFlags fills in for no flags.
+    const auto effective = effectiveFlags(*found, flags);
+    setup.flagDefaults = effectiveFlags(*found, {});
+    for (const EngineFlag& flag : flags) {
+      const FlagSpec* spec = flag.raw ? nullptr : found->findFlag(flag.name);
+      const std::string name = spec ? spec->name : flag.name;
+      setup.flags[name] = effective.at(name);
+    }
+  } else {
+    for (const EngineFlag& flag : flags)
+      setup.flags[flag.name] = flag.value.value_or("");
+  }
+  if (run.info.profile.is_object()) {
+    for (const auto& [field, value] : run.info.profile.items())
+      setup.profile[field] = text(value);
+  }
+  return setup;
+}
+
+RunSetup storedRunSetup(const StoredRun& run) {
+  static const std::optional<EngineCatalogue> installed = []() -> std::optional<EngineCatalogue> {
+    try {
+      return EngineCatalogue::loadDefault();
+    } catch (const Error&) {
+      return std::nullopt;
+    }
+  }();
+  return storedRunSetup(run, installed ? &*installed : nullptr);
+}
+
 ReportDocument buildRunsReport(const std::filesystem::path& storePath,
                                const std::vector<std::int64_t>& runIds, const ReportLocale& locale) {
   if (runIds.empty()) throw MessageError({MessageText::ReportNoRunIds, {}});
@@ -519,6 +568,7 @@ ReportDocument buildRunsReport(const std::filesystem::path& storePath,
     const std::vector<RequestRecord> records = store.loadRequests(run->id);
     entry.summary = computeRunSummary(records, storedSummaryOptions(*run, {}));
     entry.requestValuesMs = latencyValuesByMetric(records);
+    entry.setup = storedRunSetup(*run);
     entry.simulated = run->info.engine.value("simulated", false);
     if (run->summary.is_object() && run->summary.contains("request_rate") &&
         run->summary["request_rate"].is_number())

@@ -4,7 +4,9 @@
 #include <filesystem>
 #include <vector>
 
+#include "core/engines/engine_catalogue.h"
 #include "core/metrics/run_summary.h"
+#include "core/report/comparison_report.h"
 #include "core/report/report_document.h"
 #include "core/store/result_store.h"
 #include "core/study/profile_spec.h"
@@ -34,6 +36,14 @@ std::string describeProfile(const ProfileSpec& profile, const ReportLocale& loca
 // A stored run's summary rebuilt from its stored requests with its own duration (so the text block
 // has every percentile); `slo` adds goodput.
 RunSummary storedRunSummary(ResultStore& store, const StoredRun& run, const GoodputSlo& slo = {});
+
+// What a stored run recorded of its set-up (its engine record and load profile), for a comparison's
+// "what differs": flags in one form and the engine's defaults from `catalogue` (none when it lacks the
+// engine). A run whose engine record is missing or malformed (an import) is not `recorded`.
+RunSetup storedRunSetup(const StoredRun& run, const EngineCatalogue* catalogue);
+// The same with the installed catalogue (resources/engines), read once; without it (a broken install)
+// the flags a run set are still listed, an unset one as the engine's default without its value.
+RunSetup storedRunSetup(const StoredRun& run);
 
 // Stored runs side by side (`ayar-cli report RUN_IDS...`): the first is the baseline, the others its
 // candidates, as buildComparisonReport words them (figures rebuilt from the stored requests). Throws

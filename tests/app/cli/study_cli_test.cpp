@@ -109,6 +109,9 @@ TEST(AyarCliStudy, RunsAStudyListsItAndReportsItInBothLanguages) {
       << runs.output;
   // The stored requests give each latency ratio its interval; the method is written beside the table.
   EXPECT_TRUE(contains(runs.output, "yüzdelik bootstrap")) << runs.output;
+  // And it opens with what differs: the fast variant's timings.
+  EXPECT_TRUE(contains(runs.output, "## Neler farklı")) << runs.output;
+  EXPECT_TRUE(contains(runs.output, "| --sim-profile | fixed:50,10 | fixed:40,8 |")) << runs.output;
   EXPECT_TRUE(contains(runs.output, "Serving Benchmark Result"));
   const auto noRun = runCli({"report", "1", "99", "--store", store}, dir / "norun.log");
   EXPECT_EQ(noRun.exitCode, 1);

@@ -152,6 +152,71 @@ TEST(ComparisonReport, EachLatencyRatioCarriesItsIntervalAndSaysWhenItIsNoise) {
   EXPECT_EQ(renderMarkdown(plain).find("bootstrap"), std::string::npos);
 }
 
+RunSetup setup(std::map<std::string, std::string> flags, std::string requestRate) {
+  RunSetup s;
+  s.recorded = true;
+  s.engine = "ayar";
+  s.model = "qwen3-8b";
+  s.device = "sim";
+  s.flags = std::move(flags);
+  s.flagDefaults = {{"--max-num-batched-tokens", "8192"}, {"--enable-prefix-caching", "true"}};
+  s.profile = {{"num_prompts", "200"}, {"request_rate", std::move(requestRate)}};
+  return s;
+}
+
+// What differs, a column per run: a flag given on one side reads as the engine's default (named where
+// the catalogue has it) on the other; a profile field and the device; nothing that is the same; a run
+// that recorded no set-up says so; runs set up alike say that instead of a table.
+TEST(ComparisonReport, OpensWithWhatDiffersFromTheBaselineAColumnPerCandidate) {
+  auto baseline = run("#1 baseline", 40.0, 100.0);
+  baseline.setup = setup({{"--sim-profile", "fixed:40,4"}}, "inf");
+  auto seqs = run("#2 seqs", 30.0, 110.0);
+  seqs.setup = setup({{"--sim-profile", "fixed:40,4"}, {"--max-num-seqs", "64"}}, "inf");
+  auto batched = run("#3 batched", 35.0, 105.0);
+  batched.setup = setup({{"--sim-profile", "fixed:40,4"}, {"--max-num-batched-tokens", "2048"}}, "20");
+  batched.setup.device = "cpu";
+  auto imported = run("#4 imported", 38.0, 101.0);
+  for (ReportLanguage language : {ReportLanguage::English, ReportLanguage::Turkish}) {
+    const bool english = language == ReportLanguage::English;
+    const ReportDocument document = buildComparisonReport(baseline, {seqs, batched, imported}, language);
+    const ReportBlock* table = firstTable(document);
+    ASSERT_NE(table, nullptr);
+    EXPECT_EQ(table->header, (std::vector<std::string>{english ? "Setting" : "Ayar", "#1 baseline", "#2 seqs",
+                                                       "#3 batched", "#4 imported"}));
+    std::map<std::string, std::vector<std::string>> rows;
+    for (const auto& row : table->rows)
+      rows[row.at(0)] = row;
+    const std::string device = english ? "Device" : "Aygıt";
+    const std::string engineDefault = english ? "engine default" : "motor varsayılanı";
+    const std::string notRecorded = english ? "not recorded" : "kaydedilmemiş";
+    ASSERT_EQ(rows.size(), 4u) << renderMarkdown(document);
+    EXPECT_EQ(rows[device], (std::vector<std::string>{device, "sim", "sim", "cpu", notRecorded}));
+    EXPECT_EQ(rows["--max-num-seqs"],
+              (std::vector<std::string>{"--max-num-seqs", engineDefault, "64", engineDefault, notRecorded}));
+    EXPECT_EQ(rows["--max-num-batched-tokens"][1], english ? "default (8192)" : "varsayılan (8192)");
+    EXPECT_EQ(rows["--max-num-batched-tokens"][3], "2048");
+    EXPECT_EQ(rows["request_rate"],
+              (std::vector<std::string>{"request_rate", "inf", "inf", "20", notRecorded}));
+    EXPECT_EQ(rows.count("--sim-profile"), 0u);
+    const auto& data = document.data["differences"];
+    ASSERT_EQ(data.size(), 4u);
+    for (const auto& entry : data) {
+      if (entry["setting"] != "--max-num-seqs") continue;
+      EXPECT_TRUE(entry["baseline"].is_null());
+      EXPECT_EQ(entry["candidates"], nlohmann::json({"64", nullptr, nullptr}));
+    }
+  }
+  // Set up alike (a flag given as its default counts as the default): a sentence, no table.
+  auto same = run("#5 same", 39.0, 100.0);
+  same.setup = setup({{"--sim-profile", "fixed:40,4"}, {"--max-num-batched-tokens", "8192"}}, "inf");
+  const ReportDocument alike = buildComparisonReport(baseline, {same}, ReportLanguage::English);
+  EXPECT_NE(renderMarkdown(alike).find(
+                std::string(reportText(ReportText::ComparisonSameSetup, ReportLanguage::English))),
+            std::string::npos);
+  EXPECT_NE(firstTable(alike)->header.front(), "Setting");
+  EXPECT_TRUE(alike.data["differences"].empty());
+}
+
 TEST(ComparisonReport, RendersToEveryFormatWithBothRunsNamed) {
   const ReportDocument document = buildComparisonReport(
       run("#1 baseline", 126.0, 100.0), {run("#2 candidate", 100.0, 110.0)}, ReportLanguage::Turkish);

@@ -8,6 +8,7 @@
 #include <regex>
 #include <thread>
 
+#include "core/engines/resources_dir.h"
 #include "core/error.h"
 #include "core/store/result_store.h"
 #include "core/study/study_report.h"
@@ -85,6 +86,38 @@ TEST(StudyReport, ProfilesAreDescribedInTheReportsLanguageAndNumbers) {
 // On a loaded 2-core machine the OS can park a thread for a scheduler tick and stretch a few
 // requests of one side; one of three studies must read within 0.02 of 1.25. A wrong ratio rule (the
 // inverse, a difference) or wrong timings fail all three.
+// A stored run's set-up as the comparison reads it: every spelling of a flag in the catalogue's one form,
+// the engine's defaults beside them, the profile's fields as text; an import without an engine record
+// recorded nothing.
+TEST(StudyReport, AStoredRunsSetUpReadsItsFlagsInOneFormWithTheEnginesDefaults) {
+  StoredRun run;
+  run.info.engine = nlohmann::json::parse(R"({"engine": "ayar", "kind": "bundled", "model": "qwen3-8b",
+      "device": "sim", "simulated": true, "command": "ayar-engine serve ...",
+      "flags": [{"name": "--no-enable-prefix-caching"}, {"name": "--max-num-batched-tokens", "value": "4096.0"},
+                {"raw": "--custom=1"}]})");
+  run.info.profile = {{"request_rate", "inf"}, {"num_prompts", 200}, {"burstiness", 1.0}};
+  const EngineCatalogue catalogue = EngineCatalogue::loadFolder(resourcesDir() / "engines");
+  const RunSetup setup = storedRunSetup(run, &catalogue);
+  EXPECT_TRUE(setup.recorded);
+  EXPECT_EQ(setup.engine, "ayar");
+  EXPECT_EQ(setup.model, "qwen3-8b");
+  EXPECT_EQ(setup.device, "sim");
+  EXPECT_EQ(setup.flags, (std::map<std::string, std::string>{{"--enable-prefix-caching", "false"},
+                                                             {"--max-num-batched-tokens", "4096"},
+                                                             {"--custom=1", ""}}));
+  EXPECT_EQ(setup.flagDefaults.at("--max-num-batched-tokens"), "8192");
+  EXPECT_EQ(setup.flagDefaults.at("--enable-prefix-caching"), "true");
+  EXPECT_EQ(setup.flagDefaults.count("--max-num-seqs"), 0u) << "the engine decides it at start";
+  EXPECT_EQ(setup.profile, (std::map<std::string, std::string>{
+                               {"request_rate", "inf"}, {"num_prompts", "200"}, {"burstiness", "1.0"}}));
+
+  StoredRun imported;
+  imported.info.model = "Qwen/Qwen3-8B";
+  EXPECT_FALSE(storedRunSetup(imported, &catalogue).recorded);
+  run.info.engine["flags"] = "not a list";
+  EXPECT_FALSE(storedRunSetup(run, &catalogue).recorded);
+}
+
 TEST(StudyRunner, FixedTimingsReadAboutOnePointTwoFiveTimesFasterInBothLanguages) {
   test::TempDir dir;
   const auto store = dir / "ayar.db";
