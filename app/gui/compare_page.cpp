@@ -26,6 +26,7 @@
 #include "core/error.h"
 #include "core/metrics/latency_values.h"
 #include "core/report/message_text.h"
+#include "core/study/study_report.h"
 #include "widgets/box_plot_chart.h"
 #include "widgets/comparison_table_model.h"
 #include "widgets/comparison_table_view.h"
@@ -96,7 +97,17 @@ ComparePage::ComparePage(HistoryModel* history, QWidget* parent) : QWidget(paren
   m_charts->setStretchFactor(1, 1);
   m_table->setParent(content);
   m_table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  m_body = new QBoxLayout(QBoxLayout::TopToBottom, content);
+  // What differs between the runs comes first: the figures below read against it.
+  m_differences = new QLabel(content);
+  m_differences->setObjectName(QStringLiteral("differences"));
+  m_differences->setTextFormat(Qt::RichText);
+  m_differences->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  m_differences->setVisible(false);
+  auto* column = new QVBoxLayout(content);
+  column->setContentsMargins(0, 0, 0, 0);
+  column->addWidget(m_differences);
+  m_body = new QBoxLayout(QBoxLayout::TopToBottom);
+  column->addLayout(m_body, 1);
   m_body->setContentsMargins(0, 0, 0, 0);
   m_body->addWidget(m_table, 0, Qt::AlignTop);
   m_body->addWidget(m_charts, 1);
@@ -176,6 +187,40 @@ void ComparePage::retranslate() {
   m_box->setTitle(tr("Box plot"));
   refillChoices();  // the runs' statuses are words of the UI language
   showMetric();
+  showDifferences();
+}
+
+void ComparePage::showDifferences() {
+  const ReportLanguage language =
+      QLocale().language() == QLocale::Turkish ? ReportLanguage::Turkish : ReportLanguage::English;
+  std::vector<const RunSetup*> candidates;
+  for (std::size_t i = 1; i < m_setups.size(); ++i)
+    candidates.push_back(&m_setups[i]);
+  const SetupDifferences differences =
+      m_setups.empty() ? SetupDifferences{} : setupDifferences(m_setups.front(), candidates, language);
+  m_differences->setVisible(differences.compared);
+  if (!differences.compared) return;
+  const auto catalogue = [&](ReportText id) {
+    return fromCatalogue(reportText(id, language)).toHtmlEscaped();
+  };
+  QString html =
+      QStringLiteral("<b>") + catalogue(ReportText::ComparisonDifferences) + QStringLiteral("</b>");
+  if (differences.rows.empty()) {
+    m_differences->setText(html + QStringLiteral(": ") + catalogue(ReportText::ComparisonSameSetup));
+    return;
+  }
+  html += QStringLiteral("<table cellspacing=\"0\" cellpadding=\"3\"><tr><th align=\"left\">") +
+          catalogue(ReportText::ColumnSetting) + QStringLiteral("</th>");
+  for (const LoadedRun& run : m_runs)
+    html += QStringLiteral("<th align=\"left\">") + run.shortName.toHtmlEscaped() + QStringLiteral("</th>");
+  html += QStringLiteral("</tr>");
+  for (const auto& row : differences.rows) {
+    html += QStringLiteral("<tr>");
+    for (const std::string& cell : row)
+      html += QStringLiteral("<td>") + QString::fromStdString(cell).toHtmlEscaped() + QStringLiteral("</td>");
+    html += QStringLiteral("</tr>");
+  }
+  m_differences->setText(html + QStringLiteral("</table>"));
 }
 
 void ComparePage::arrange() {
@@ -342,6 +387,9 @@ void ComparePage::compare(std::int64_t baseline, const std::vector<std::int64_t>
   for (std::int64_t id : candidates)
     runs.push_back(loadStoredRun(*m_store, id));
   m_runs = std::move(runs);
+  m_setups.clear();
+  for (const LoadedRun& run : m_runs)
+    m_setups.push_back(storedRunSetup(run.run));
   std::vector<ComparedRun> compared;
   for (std::size_t i = 1; i < m_runs.size(); ++i)
     compared.push_back({tableName(m_runs[i]), m_runs[i].summary, latencyValuesByMetric(m_runs[i].records)});
@@ -356,6 +404,7 @@ void ComparePage::compare(std::int64_t baseline, const std::vector<std::int64_t>
   fillCandidates(QList<qint64>(candidates.begin(), candidates.end()));
   chooseScale();
   showMetric();
+  showDifferences();
 }
 
 void ComparePage::showMetric() {

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "app/gui/stored_run.h"
+#include "core/report/comparison_report.h"
 #include "core/report/report_text.h"
 
 class QBoxLayout;
@@ -80,6 +81,8 @@ class ComparePage : public QWidget {
   // Ticks the logarithmic axis when the runs' medians of the shown figure lie ten times apart.
   void chooseScale();
   void showMetric();
+  // The differences between the compared runs' set-ups as a table, in the UI's language.
+  void showDifferences();
 
   HistoryModel* m_history;
   ResultStore* m_store = nullptr;
@@ -106,7 +109,9 @@ class ComparePage : public QWidget {
   ComparisonTableView* m_table = nullptr;
   DistributionChart* m_cdf = nullptr;
   BoxPlotChart* m_box = nullptr;
-  std::vector<LoadedRun> m_runs;  // baseline first
+  QLabel* m_differences = nullptr;  // what differs between the runs' set-ups
+  std::vector<LoadedRun> m_runs;    // baseline first
+  std::vector<RunSetup> m_setups;   // the runs' set-ups, in the same order
 };
 
 }  // namespace ayar

@@ -9,13 +9,9 @@
 
 namespace ayar {
 
-namespace {
-
 QString fromCatalogue(std::string_view text) {
   return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
 }
-
-}  // namespace
 
 ReportLocaleScope::ReportLocaleScope(ReportLanguage language) : m_window(QLocale()) {
   QLocale::setDefault(language == ReportLanguage::Turkish ? QLocale(QLocale::Turkish, QLocale::Turkey)

@@ -2,6 +2,7 @@
 
 #include <QLocale>
 #include <QWidget>
+#include <string_view>
 #include <vector>
 
 #include "app/gui/stored_run.h"
@@ -35,6 +36,9 @@ std::vector<ReportChart> comparisonReportCharts(const std::vector<LoadedRun>& ru
 
 // A loaded run as a comparison report names and shows it.
 ComparisonReportRun comparisonReportRun(const LoadedRun& run);
+
+// A phrase of core's report catalogue (UTF-8) as the workbench shows it.
+QString fromCatalogue(std::string_view text);
 
 // Writes the comparison of `runs` (the first is the baseline) to `path` as `format`, in `language`,
 // with comparisonReportCharts() in PDF and HTML. Throws ayar::Error as writeReportFile does.

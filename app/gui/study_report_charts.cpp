@@ -31,10 +31,6 @@ LatencyMetric latencyOf(RunFigure figure) {
   }
 }
 
-QString fromCatalogue(std::string_view text) {
-  return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
-}
-
 // Taller than a comparison's chart: a study's legend lists every configuration.
 constexpr QSize kStudyChartSize{kReportChartSize.width(), kReportChartSize.height() + 60};
 

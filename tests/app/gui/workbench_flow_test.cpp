@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
 #include <QProcess>
 #include <QPushButton>
@@ -118,6 +119,14 @@ TEST(Workbench, TwoSimRunsFillTheLiveChartsAndResultsAndCompareAsTheirTimingsSay
               1.0);
   }
   EXPECT_TRUE(sawTtft);
+  // Above the figures, what differs: the candidate's timings, nothing else.
+  const auto* differences = compare->findChild<QLabel*>(QStringLiteral("differences"));
+  ASSERT_NE(differences, nullptr);
+  EXPECT_TRUE(differences->isVisible());
+  EXPECT_TRUE(differences->text().contains(
+      QStringLiteral("<td>--sim-profile</td><td>fixed:40,4</td><td>fixed:20,4</td>")))
+      << differences->text().toStdString();
+  EXPECT_EQ(differences->text().count(QStringLiteral("<tr>")), 2) << differences->text().toStdString();
   // The table follows a change of the UI language, the runs' "simulated" mark included.
   const auto shownCandidate = [&] {
     return table->index(0, ComparisonTableModel::Candidate).data(Qt::ToolTipRole).toString();
@@ -125,6 +134,8 @@ TEST(Workbench, TwoSimRunsFillTheLiveChartsAndResultsAndCompareAsTheirTimingsSay
   EXPECT_TRUE(shownCandidate().endsWith(QStringLiteral("SIMULATED"))) << shownCandidate().toStdString();
   window.setLanguage(QStringLiteral("tr"));
   EXPECT_TRUE(shownCandidate().endsWith(QStringLiteral("SİMÜLASYON"))) << shownCandidate().toStdString();
+  EXPECT_TRUE(differences->text().startsWith(QStringLiteral("<b>Neler farklı</b>")))
+      << differences->text().toStdString();
   window.setLanguage(QStringLiteral("en"));
   EXPECT_TRUE(shownCandidate().endsWith(QStringLiteral("SIMULATED"))) << shownCandidate().toStdString();
 
