@@ -53,6 +53,16 @@ void ComparisonTableModel::setRunNames(const QString& baseline, const std::vecto
   emit headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
 }
 
+QString ComparisonTableModel::noiseLegend() const {
+  for (const Row& row : m_rows) {
+    if (!row.interval || row.interval->clear()) continue;
+    return QString::fromStdString(
+        formatReportText(ReportText::NoiseLegend, m_language,
+                         {ReportLocale(m_language).number(row.interval->level * 100.0, 0)}));
+  }
+  return {};
+}
+
 void ComparisonTableModel::clear() {
   beginResetModel();
   m_candidates.clear();
@@ -108,9 +118,11 @@ QVariant ComparisonTableModel::data(const QModelIndex& index, int role) const {
           return number(cand);
         case Ratio: {
           if (!hasRatio) return noValue;
+          // Marked, not spelt out: the words would widen the column past the charts' room beside it;
+          // noiseLegend() and the tooltip say them.
           const std::string words = formatSpeedup(ratio, m_language);
           return QString::fromStdString(
-              noise ? formatReportText(ReportText::NoClearDifference, m_language, {words}) : words);
+              noise ? formatReportText(ReportText::RatioWithinNoise, m_language, {words}) : words);
         }
         case Interval: {
           if (!hasInterval) return noValue;
@@ -149,6 +161,11 @@ QVariant ComparisonTableModel::data(const QModelIndex& index, int role) const {
       return index.column() == Scenario ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
                                         : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::ToolTipRole:
+      if ((index.column() == Ratio || index.column() == Interval) && hasInterval) {
+        SpeedupInterval shown = *row.interval;
+        shown.speedup = ratio;
+        return QString::fromStdString(formatSpeedupInterval(shown, m_language));
+      }
       if (index.column() == Candidate || index.column() == Scenario) return candidate.name;
       if (index.column() == Baseline) return m_baseline.name;
       return {};

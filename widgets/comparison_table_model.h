@@ -24,9 +24,9 @@ struct ComparedRun {
 // and candidate. Ratios read as core's report catalogue words them ("1.26x faster" / "1.26x daha
 // hızlı"): baseline/candidate for latencies, candidate/baseline for throughputs, so above 1 the
 // candidate is better. A latency ratio carries its 95% bootstrap interval (as the exported report does)
-// when both runs have their requests; one whose interval holds 1 says "no clear difference" and is
-// not coloured as a gain or a loss. Values are shown in the UI locale; the ratio words in the report
-// language.
+// when both runs have their requests; one whose interval holds 1 is marked "≈", its tooltip says "no
+// clear difference", and it is not coloured as a gain or a loss. Values are shown in the UI locale; the ratio
+// words in the report language.
 class ComparisonTableModel : public QAbstractTableModel {
   Q_OBJECT
 
@@ -47,6 +47,8 @@ class ComparisonTableModel : public QAbstractTableModel {
   // of the UI language: the figures and intervals stay.
   void setRunNames(const QString& baseline, const std::vector<QString>& candidates);
   void clear();
+  // What the "≈" mark means, when a ratio shown has it; empty otherwise.
+  QString noiseLegend() const;
 
   int rowCount(const QModelIndex& parent = QModelIndex()) const override;
   int columnCount(const QModelIndex& parent = QModelIndex()) const override;

@@ -106,6 +106,11 @@ ComparePage::ComparePage(HistoryModel* history, QWidget* parent) : QWidget(paren
   auto* column = new QVBoxLayout(content);
   column->setContentsMargins(0, 0, 0, 0);
   column->addWidget(m_differences);
+  // The mark a ratio within the runs' spread carries, said in words above the table.
+  m_noiseLegend = new QLabel(content);
+  m_noiseLegend->setObjectName(QStringLiteral("noiseLegend"));
+  m_noiseLegend->setVisible(false);
+  column->addWidget(m_noiseLegend);
   m_body = new QBoxLayout(QBoxLayout::TopToBottom);
   column->addLayout(m_body, 1);
   m_body->setContentsMargins(0, 0, 0, 0);
@@ -121,6 +126,12 @@ ComparePage::ComparePage(HistoryModel* history, QWidget* parent) : QWidget(paren
   layout->addLayout(choose);
   layout->addWidget(m_scroll, 1);
   connect(m_model, &QAbstractItemModel::modelReset, this, &ComparePage::arrange);
+  const auto showLegend = [this] {
+    m_noiseLegend->setText(m_model->noiseLegend());
+    m_noiseLegend->setVisible(!m_noiseLegend->text().isEmpty());
+  };
+  connect(m_model, &QAbstractItemModel::modelReset, this, showLegend);
+  connect(m_model, &QAbstractItemModel::headerDataChanged, this, showLegend);
   connect(m_model, &QAbstractItemModel::headerDataChanged, this, &ComparePage::arrange);
   arrange();
 

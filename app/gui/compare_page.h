@@ -110,6 +110,7 @@ class ComparePage : public QWidget {
   DistributionChart* m_cdf = nullptr;
   BoxPlotChart* m_box = nullptr;
   QLabel* m_differences = nullptr;  // what differs between the runs' set-ups
+  QLabel* m_noiseLegend = nullptr;  // what a ratio marked "≈" means
   std::vector<LoadedRun> m_runs;    // baseline first
   std::vector<RunSetup> m_setups;   // the runs' set-ups, in the same order
 };

@@ -30,6 +30,8 @@ enum class ReportText {
   // {0}: a ratio as worded above; {1}: the level in percent; {2}-{3}: the interval's ends.
   RatioWithInterval,
   NoClearDifference,  // {0}: the ratio with its interval
+  RatioWithinNoise,   // {0}: a ratio as worded above, marked as no clear difference where space is short
+  NoiseLegend,        // {0}: the level in percent; what the mark above means
   // Per-run figures (see runFigureLabel).
   FigureMeanLatency,
   FigureMedianLatency,

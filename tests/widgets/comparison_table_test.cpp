@@ -121,8 +121,12 @@ TEST(ComparisonTableModel, LatencyRatiosCarryTheirIntervalAndNoiseIsNotAGain) {
   const QRegularExpression range(QStringLiteral("^[0-9],[0-9]{2}-[0-9],[0-9]{2}$"));
   // Rows are candidate by candidate: #2's TTFT, #2's throughput, #3's TTFT, #3's throughput.
   const QModelIndex sameRatio = model.index(0, ComparisonTableModel::Ratio);
-  EXPECT_TRUE(sameRatio.data().toString().endsWith(QStringLiteral(": belirgin bir fark yok")))
+  EXPECT_TRUE(sameRatio.data().toString().startsWith(QStringLiteral("≈ 1,")))
       << sameRatio.data().toString().toStdString();
+  EXPECT_TRUE(sameRatio.data(Qt::ToolTipRole).toString().endsWith(QStringLiteral(": belirgin bir fark yok")))
+      << sameRatio.data(Qt::ToolTipRole).toString().toStdString();
+  EXPECT_EQ(model.noiseLegend(),
+            QStringLiteral("≈ belirgin bir fark yok: oranın %95 güven aralığı 1'i içeriyor"));
   EXPECT_FALSE(sameRatio.data(Qt::ForegroundRole).isValid());
   EXPECT_FALSE(sameRatio.data(ComparisonTableModel::ClearRole).toBool());
   EXPECT_TRUE(range.match(model.index(0, ComparisonTableModel::Interval).data().toString()).hasMatch());
@@ -130,6 +134,7 @@ TEST(ComparisonTableModel, LatencyRatiosCarryTheirIntervalAndNoiseIsNotAGain) {
   EXPECT_TRUE(fasterRatio.data().toString().endsWith(QStringLiteral("x daha hızlı")))
       << fasterRatio.data().toString().toStdString();
   EXPECT_TRUE(fasterRatio.data(ComparisonTableModel::ClearRole).toBool());
+  EXPECT_FALSE(fasterRatio.data().toString().startsWith(QStringLiteral("≈")));
   const auto green = fasterRatio.data(Qt::ForegroundRole).value<QBrush>();
   EXPECT_GT(green.color().green(), green.color().red());
   EXPECT_GT(model.index(2, ComparisonTableModel::Interval).data(ComparisonTableModel::SortRole).toDouble(),
@@ -156,6 +161,7 @@ TEST(ComparisonTableView, SortsByTheNumbersAndCopiesAsTabSeparatedText) {
   const QStringList lines = view.toTabSeparated().split(QLatin1Char('\n'));
   ASSERT_EQ(lines.size(), 3);
   EXPECT_EQ(lines[0], QStringLiteral("Benchmark scenario\tBaseline\tCandidate\tRatio\t95% CI"));
+  EXPECT_TRUE(model.noiseLegend().isEmpty()) << "no interval, no mark";
 }
 
 TEST(RunSummaryModel, PassesTheModelTesterAndShowsValuesInTheUiLocale) {
