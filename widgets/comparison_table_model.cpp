@@ -30,9 +30,17 @@ void ComparisonTableModel::setComparison(ComparedRun baseline, std::vector<Compa
   m_rows.clear();
   for (std::size_t c = 0; c < m_candidates.size(); ++c) {
     for (RunFigure figure : figures) {
-      if (value(m_baseline.summary, figure) || value(m_candidates[c].summary, figure))
-        m_rows.push_back(
-            {figure, c, figureSpeedupInterval(m_baseline.values, m_candidates[c].values, figure)});
+      const auto base = value(m_baseline.summary, figure);
+      const auto cand = value(m_candidates[c].summary, figure);
+      if (!base && !cand) continue;
+      Row row{figure, c, std::nullopt};
+      // The interval beside a ratio the table shows: worded in that ratio's sense (the summary's figure).
+      const auto ratio = base && cand ? speedup(*base, *cand, runFigureBetter(figure)) : std::nullopt;
+      if (ratio) {
+        row.interval = figureSpeedupInterval(m_baseline.values, m_candidates[c].values, figure);
+        if (row.interval) row.interval->speedup = *ratio;
+      }
+      m_rows.push_back(std::move(row));
     }
   }
   endResetModel();
@@ -97,7 +105,7 @@ QVariant ComparisonTableModel::data(const QModelIndex& index, int role) const {
       hasRatio = true;
     }
   }
-  const bool hasInterval = hasRatio && row.interval.has_value();
+  const bool hasInterval = row.interval.has_value();  // only beside a ratio
   // Within the runs' own spread: neither a gain nor a loss.
   const bool noise = hasInterval && !row.interval->clear();
   const QString noValue = fromUtf8(reportText(ReportText::NoteNoValue, m_language));
@@ -124,12 +132,9 @@ QVariant ComparisonTableModel::data(const QModelIndex& index, int role) const {
           return QString::fromStdString(
               noise ? formatReportText(ReportText::RatioWithinNoise, m_language, {words}) : words);
         }
-        case Interval: {
-          if (!hasInterval) return noValue;
-          SpeedupInterval shown = *row.interval;
-          shown.speedup = ratio;  // worded in the sense of the ratio beside it
-          return QString::fromStdString(formatIntervalRange(shown, m_language));
-        }
+        case Interval:
+          return hasInterval ? QString::fromStdString(formatIntervalRange(*row.interval, m_language))
+                             : noValue;
         default:
           return {};
       }
@@ -161,11 +166,8 @@ QVariant ComparisonTableModel::data(const QModelIndex& index, int role) const {
       return index.column() == Scenario ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
                                         : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::ToolTipRole:
-      if ((index.column() == Ratio || index.column() == Interval) && hasInterval) {
-        SpeedupInterval shown = *row.interval;
-        shown.speedup = ratio;
-        return QString::fromStdString(formatSpeedupInterval(shown, m_language));
-      }
+      if ((index.column() == Ratio || index.column() == Interval) && hasInterval)
+        return QString::fromStdString(formatSpeedupInterval(*row.interval, m_language));
       if (index.column() == Candidate || index.column() == Scenario) return candidate.name;
       if (index.column() == Baseline) return m_baseline.name;
       return {};
@@ -187,9 +189,7 @@ QVariant ComparisonTableModel::headerData(int section, Qt::Orientation orientati
       case Ratio:
         return fromUtf8(reportText(ReportText::ColumnRatio, m_language));
       case Interval:
-        return QString::fromStdString(
-            formatReportText(ReportText::ColumnInterval, m_language,
-                             {ReportLocale(m_language).number(BootstrapOptions{}.level * 100.0, 0)}));
+        return QString::fromStdString(formatIntervalColumn(BootstrapOptions{}, m_language));
       default:
         return {};
     }
@@ -204,13 +204,8 @@ QVariant ComparisonTableModel::headerData(int section, Qt::Orientation orientati
         return tr(
             "Latencies: baseline / candidate. Throughputs: candidate / baseline. Above 1 the "
             "candidate is better.");
-      case Interval: {
-        const BootstrapOptions options;
-        const ReportLocale locale(m_language);
-        return QString::fromStdString(
-            formatReportText(ReportText::ComparisonIntervalNote, m_language,
-                             {locale.number(options.level * 100.0, 0), locale.number(options.resamples, 0)}));
-      }
+      case Interval:
+        return QString::fromStdString(formatIntervalNote(BootstrapOptions{}, m_language));
       default:
         return {};
     }

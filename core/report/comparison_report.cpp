@@ -204,8 +204,7 @@ ReportDocument buildComparisonReport(const ComparisonReportRun& baseline,
     std::vector<std::size_t> numeric{1, 2, 3};
     // The interval column only where a ratio has one: runs without their requests keep the seeds' table.
     if (intervals) {
-      header.push_back(formatReportText(ReportText::ColumnInterval, language,
-                                        {locale.number(bootstrap.level * 100.0, 0)}));
+      header.push_back(formatIntervalColumn(bootstrap, locale));
       numeric.push_back(4);
     } else {
       for (auto& row : rows)
@@ -220,12 +219,9 @@ ReportDocument buildComparisonReport(const ComparisonReportRun& baseline,
     tables.blocks.push_back(std::move(table));
     document.data["candidates"].push_back({{"name", candidate.name}, {"figures", std::move(figuresJson)}});
   }
-  if (anyInterval) {
+  if (anyInterval)
     tables.blocks.insert(tables.blocks.begin() + 1,
-                         ReportBlock::paragraph(formatReportText(ReportText::ComparisonIntervalNote, language,
-                                                                 {locale.number(bootstrap.level * 100.0, 0),
-                                                                  locale.number(bootstrap.resamples, 0)})));
-  }
+                         ReportBlock::paragraph(formatIntervalNote(bootstrap, locale)));
 
   // The charts (PDF, HTML) follow the tables they illustrate; the result blocks close the report.
   document.chartsBeforeSection = document.sections.size();

@@ -399,6 +399,16 @@ std::string formatIntervalRange(const SpeedupInterval& interval, const ReportLoc
   return locale.number(low, 2) + "-" + locale.number(high, 2);
 }
 
+std::string formatIntervalColumn(const BootstrapOptions& options, const ReportLocale& locale) {
+  return formatReportText(ReportText::ColumnInterval, locale.language(),
+                          {locale.number(options.level * 100.0, 0)});
+}
+
+std::string formatIntervalNote(const BootstrapOptions& options, const ReportLocale& locale) {
+  return formatReportText(ReportText::ComparisonIntervalNote, locale.language(),
+                          {locale.number(options.level * 100.0, 0), locale.number(options.resamples, 0)});
+}
+
 std::string formatSpeedupInterval(const SpeedupInterval& interval, const ReportLocale& locale,
                                   bool higherLower) {
   const auto [low, high] = wordedEnds(interval);

@@ -223,6 +223,10 @@ std::string formatSpeedupInterval(const SpeedupInterval& interval, const ReportL
 // The interval's ends alone, in the sense formatSpeedup words its ratio: "1.18-1.33" beside "1.26x
 // faster", "1.01-1.09" beside "1.05x slower" (the inverted interval), "1,18-1,33" in Turkish.
 std::string formatIntervalRange(const SpeedupInterval& interval, const ReportLocale& locale);
+// An interval column's header ("95% CI" / "%95 güven aralığı") and the note that states the method,
+// for intervals drawn with `options`.
+std::string formatIntervalColumn(const BootstrapOptions& options, const ReportLocale& locale);
+std::string formatIntervalNote(const BootstrapOptions& options, const ReportLocale& locale);
 // The seeds' "+58.1%" / "-3.0%" (Turkish "+%58,1"): a relative change (0.581 is +58.1%), one decimal,
 // always signed, in the locale's numbers.
 std::string formatRelativeChange(double change, const ReportLocale& locale = {});
