@@ -183,8 +183,7 @@ void ComparePage::retranslate() {
   m_export->setToolTip(
       tr("PDF, HTML (charts embedded), Markdown, CSV or JSON, in the report language below"));
   m_reportLanguageLabel->setText(tr("Report language"));
-  const ReportLanguage uiLanguage =
-      QLocale().language() == QLocale::Turkish ? ReportLanguage::Turkish : ReportLanguage::English;
+  const ReportLanguage uiLanguage = uiReportLanguage();
   m_model->setLanguage(uiLanguage, QLocale());
   if (!m_runs.empty()) {
     std::vector<QString> candidates;
@@ -202,13 +201,15 @@ void ComparePage::retranslate() {
 }
 
 void ComparePage::showDifferences() {
-  const ReportLanguage language =
-      QLocale().language() == QLocale::Turkish ? ReportLanguage::Turkish : ReportLanguage::English;
+  const ReportLanguage language = uiReportLanguage();
+  std::vector<RunSetup> setups;
+  for (const LoadedRun& run : m_runs)
+    setups.push_back(storedRunSetup(run.run));
   std::vector<const RunSetup*> candidates;
-  for (std::size_t i = 1; i < m_setups.size(); ++i)
-    candidates.push_back(&m_setups[i]);
+  for (std::size_t i = 1; i < setups.size(); ++i)
+    candidates.push_back(&setups[i]);
   const SetupDifferences differences =
-      m_setups.empty() ? SetupDifferences{} : setupDifferences(m_setups.front(), candidates, language);
+      setups.empty() ? SetupDifferences{} : setupDifferences(setups.front(), candidates, language);
   m_differences->setVisible(differences.compared);
   if (!differences.compared) return;
   const auto catalogue = [&](ReportText id) {
@@ -398,9 +399,6 @@ void ComparePage::compare(std::int64_t baseline, const std::vector<std::int64_t>
   for (std::int64_t id : candidates)
     runs.push_back(loadStoredRun(*m_store, id));
   m_runs = std::move(runs);
-  m_setups.clear();
-  for (const LoadedRun& run : m_runs)
-    m_setups.push_back(storedRunSetup(run.run));
   std::vector<ComparedRun> compared;
   for (std::size_t i = 1; i < m_runs.size(); ++i)
     compared.push_back({tableName(m_runs[i]), m_runs[i].summary, latencyValuesByMetric(m_runs[i].records)});

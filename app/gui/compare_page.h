@@ -4,7 +4,6 @@
 #include <vector>
 
 #include "app/gui/stored_run.h"
-#include "core/report/comparison_report.h"
 #include "core/report/report_text.h"
 
 class QBoxLayout;
@@ -112,7 +111,6 @@ class ComparePage : public QWidget {
   QLabel* m_differences = nullptr;  // what differs between the runs' set-ups
   QLabel* m_noiseLegend = nullptr;  // what a ratio marked "≈" means
   std::vector<LoadedRun> m_runs;    // baseline first
-  std::vector<RunSetup> m_setups;   // the runs' set-ups, in the same order
 };
 
 }  // namespace ayar
