@@ -97,45 +97,33 @@ double resampledPercentile(std::span<const double> sorted, double p, Draws& draw
   return percentileLinear(pair, (rank - static_cast<double>(lower)) * 100.0);
 }
 
-double percentOf(SampleStatistic statistic) {
-  switch (statistic) {
-    case SampleStatistic::Mean:
-    case SampleStatistic::Median:
-      return 50.0;
-    case SampleStatistic::P90:
-      return 90.0;
-    case SampleStatistic::P99:
-      return 99.0;
-  }
-  return 50.0;
-}
-
-// One run's side of the bootstrap: its values, sorted once when the statistic is a percentile.
+// One run's side of the bootstrap: its values, sorted once when the statistic is a percentile. It keeps
+// a view of them (of its own sorted copy for a percentile), so it is neither copied nor moved.
 class ResampledRun {
  public:
-  ResampledRun(std::span<const double> values, SampleStatistic statistic) : m_statistic(statistic) {
-    if (statistic == SampleStatistic::Mean) {
+  ResampledRun(std::span<const double> values, SampleStatistic statistic)
+      : m_mean(statistic == SampleStatistic::Mean) {
+    if (m_mean) {
       m_values = values;
-    } else {
-      m_sorted.assign(values.begin(), values.end());
-      std::sort(m_sorted.begin(), m_sorted.end());
-      m_values = m_sorted;
+      return;
     }
+    m_percent = statistic == SampleStatistic::Median ? 50.0 : statistic == SampleStatistic::P90 ? 90.0 : 99.0;
+    m_sorted.assign(values.begin(), values.end());
+    std::sort(m_sorted.begin(), m_sorted.end());
+    m_values = m_sorted;
   }
+  ResampledRun(const ResampledRun&) = delete;
+  ResampledRun& operator=(const ResampledRun&) = delete;
 
-  double point() const {
-    return m_statistic == SampleStatistic::Mean ? mean(m_values)
-                                                : percentileLinear(m_values, percentOf(m_statistic));
-  }
+  double point() const { return m_mean ? mean(m_values) : percentileLinear(m_values, m_percent); }
 
   double resample(Draws& draws) const {
-    return m_statistic == SampleStatistic::Mean
-               ? resampledMean(m_values, draws)
-               : resampledPercentile(m_values, percentOf(m_statistic), draws);
+    return m_mean ? resampledMean(m_values, draws) : resampledPercentile(m_values, m_percent, draws);
   }
 
  private:
-  SampleStatistic m_statistic;
+  bool m_mean;
+  double m_percent = 0.0;  // a percentile's p
   std::vector<double> m_sorted;
   std::span<const double> m_values;
 };
