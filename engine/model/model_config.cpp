@@ -107,6 +107,49 @@ double positiveNumber(const nlohmann::json& json, const char* field, const std::
   return it->get<double>();
 }
 
+// quantization_config: absent or null for a bf16 checkpoint; else FP8 as Qwen's FP8 releases write it
+// (quant_method fp8, fmt e4m3, activation_scheme dynamic, weight_block_size [128, 128]). Anything else is
+// refused by its field, since loading it as bf16 would give wrong numbers.
+void readQuantizationConfig(const nlohmann::json& json, const std::filesystem::path& file, ModelConfig& c) {
+  const auto it = json.find("quantization_config");
+  if (it == json.end() || it->is_null()) return;
+  const auto fail = [&](const std::string& field, const std::string& what) {
+    throw Error(file.string() + ": quantization_config." + field + " " + what);
+  };
+  if (!it->is_object())
+    throw Error(file.string() + ": quantization_config must be an object, got " + it->dump());
+  const nlohmann::json& q = *it;
+  const auto method = q.find("quant_method");
+  if (method == q.end() || !method->is_string()) fail("quant_method", "is missing or not a string");
+  if (method->get<std::string>() != "fp8") {
+    fail("quant_method",
+         "is " + method->dump() +
+             ": Ayar loads bf16 checkpoints and FP8 ones (quant_method \"fp8\"), no other scheme");
+  }
+  const auto fmt = q.find("fmt");
+  if (fmt != q.end() && !fmt->is_null() && *fmt != "e4m3")
+    fail("fmt", "is " + fmt->dump() + ": only e4m3 FP8 weights are read");
+  const auto scheme = q.find("activation_scheme");
+  if (scheme != q.end() && !scheme->is_null() && *scheme != "dynamic") {
+    fail("activation_scheme",
+         "is " + scheme->dump() + ": only dynamic activation scales (computed per token) are supported");
+  }
+  const auto block = q.find("weight_block_size");
+  if (block == q.end() || block->is_null()) {
+    fail("weight_block_size",
+         "is missing: Ayar reads block-scaled FP8 checkpoints (weight_scale_inv per "
+         "block), such as weight_block_size [128, 128]");
+  }
+  if (!block->is_array() || block->size() != 2 || !(*block)[0].is_number_integer() ||
+      !(*block)[1].is_number_integer() || (*block)[0].get<std::int64_t>() <= 0 ||
+      (*block)[1].get<std::int64_t>() <= 0 || (*block)[0].get<std::int64_t>() > 65536 ||
+      (*block)[1].get<std::int64_t>() > 65536) {
+    fail("weight_block_size", "must be two positive integers (rows, columns), got " + block->dump());
+  }
+  c.fp8BlockRows = (*block)[0].get<int>();
+  c.fp8BlockCols = (*block)[1].get<int>();
+}
+
 }  // namespace
 
 ModelConfig loadModelConfig(const std::filesystem::path& configJson) {
@@ -155,6 +198,7 @@ ModelConfig loadModelConfig(const std::filesystem::path& configJson) {
     }
     c.tieWordEmbeddings = tied->get<bool>();
   }
+  readQuantizationConfig(json, configJson, c);
   return c;
 }
 

@@ -23,6 +23,12 @@ struct ModelConfig {
   double ropeTheta = 1e6;
   double rmsNormEps = 1e-6;
   int maxPositionEmbeddings = 40960;
+  // An FP8 checkpoint (config.json's quantization_config with quant_method fp8): its linear weights are
+  // e4m3 codes with a float scale (weight_scale_inv) per block of fp8BlockRows x fp8BlockCols, and the
+  // activations are quantized per token and group of fp8BlockCols on the fly. 0 for a bf16 checkpoint.
+  int fp8BlockRows = 0;
+  int fp8BlockCols = 0;
+  bool fp8Checkpoint() const { return fp8BlockRows > 0; }
 
   // Parameters of every weight tensor (embedding counted once when tied).
   std::int64_t parameterCount() const;

@@ -9,6 +9,7 @@
 #include <array>
 #include <bit>
 #include <cassert>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <limits>
@@ -16,6 +17,7 @@
 #include <set>
 
 #include "core/error.h"
+#include "engine/model/fp8.h"
 
 namespace ayar::engine {
 
@@ -359,7 +361,48 @@ void convertToFloat32(const SafetensorsTensor& tensor, std::span<float> out) {
     default:
       failTensor(tensor.file, tensor.name,
                  "dtype " + std::string(dtypeName(tensor.dtype)) +
-                     " is not supported for weights; Ayar reads BF16, F16 and F32 checkpoints");
+                     " is not supported for weights; Ayar reads BF16, F16 and F32 checkpoints (and F8_E4M3 "
+                     "linear weights with block scales)");
+  }
+}
+
+void dequantizeBlockScaledFp8(const SafetensorsTensor& codes, const SafetensorsTensor& scales, int blockRows,
+                              int blockCols, std::span<float> out) {
+  const std::string where = codes.file.string() + ": tensor '" + codes.name + "'";
+  if (codes.dtype != SafetensorsDType::kF8E4M3 || codes.shape.size() != 2)
+    throw Error(where + " is not an F8_E4M3 matrix, so it has no block scales");
+  if (blockRows <= 0 || blockCols <= 0)
+    throw Error(where + ": the FP8 block size must be positive (config.json's weight_block_size)");
+  const std::int64_t rows = codes.shape[0], cols = codes.shape[1];
+  assert(static_cast<std::int64_t>(out.size()) == rows * cols);
+  const std::int64_t scaleCols = (cols + blockCols - 1) / blockCols;
+  const std::vector<std::int64_t> expected{(rows + blockRows - 1) / blockRows, scaleCols};
+  if (scales.shape != expected) {
+    throw Error(scales.file.string() + ": tensor '" + scales.name + "' has shape " + shapeText(scales.shape) +
+                " but weight_block_size [" + std::to_string(blockRows) + ", " + std::to_string(blockCols) +
+                "] over '" + codes.name + "' " + shapeText(codes.shape) + " implies " + shapeText(expected));
+  }
+  std::vector<float> scale(static_cast<std::size_t>(scales.elementCount()));
+  convertToFloat32(scales, scale);
+  for (std::size_t i = 0; i < scale.size(); ++i) {
+    if (!std::isfinite(scale[i]) || scale[i] <= 0.0f) {
+      throw Error(scales.file.string() + ": tensor '" + scales.name + "' block (" +
+                  std::to_string(static_cast<std::int64_t>(i) / scaleCols) + ", " +
+                  std::to_string(static_cast<std::int64_t>(i) % scaleCols) + ") has scale " +
+                  std::to_string(scale[i]) + ": a block scale must be a positive finite number");
+    }
+  }
+  const auto* code = reinterpret_cast<const std::uint8_t*>(codes.bytes.data());
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const float* scaleRow = scale.data() + (r / blockRows) * scaleCols;
+    for (std::int64_t c = 0; c < cols; ++c) {
+      const std::uint8_t bits = code[r * cols + c];
+      if ((bits & 0x7f) == 0x7f) {
+        throw Error(where + " holds a NaN at (" + std::to_string(r) + ", " + std::to_string(c) +
+                    "): a weight must be a number");
+      }
+      out[static_cast<std::size_t>(r * cols + c)] = e4m3ToFloat(bits) * scaleRow[c / blockCols];
+    }
   }
 }
 
@@ -369,10 +412,14 @@ void writeSafetensors(const std::filesystem::path& path, std::span<const Safeten
   if (!metadata.empty()) header["__metadata__"] = metadata;
   std::string data;
   for (const SafetensorsWriteTensor& t : tensors) {
-    assert(t.dtype == SafetensorsDType::kF32 || t.dtype == SafetensorsDType::kBF16);
+    assert(t.dtype == SafetensorsDType::kF32 || t.dtype == SafetensorsDType::kBF16 ||
+           t.dtype == SafetensorsDType::kF8E4M3);
     const std::size_t begin = data.size();
     if (t.dtype == SafetensorsDType::kF32) {
       data.append(reinterpret_cast<const char*>(t.values.data()), t.values.size() * sizeof(float));
+    } else if (t.dtype == SafetensorsDType::kF8E4M3) {
+      for (const float v : t.values)
+        data.push_back(static_cast<char>(floatToE4m3(v)));
     } else {
       for (const float v : t.values) {
         const std::uint16_t bits = floatToBf16(v);

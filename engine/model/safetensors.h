@@ -93,10 +93,18 @@ class SafetensorsCheckpoint {
 // throw ayar::Error naming the file and tensor.
 void convertToFloat32(const SafetensorsTensor& tensor, std::span<float> out);
 
-// Writes a safetensors file (F32 or BF16 data, rounded to nearest even). For tests and tools.
+// An FP8 checkpoint's matrix: each F8_E4M3 code of `codes` times the scale of its block of blockRows x
+// blockCols in `scales` (its weight_scale_inv: [ceil(rows / blockRows), ceil(cols / blockCols)], F32, BF16
+// or F16; the last blocks of a row or column may be cut short). `out` holds elementCount() floats. A scale
+// tensor of another shape, a scale that is not a positive finite number, or a NaN code is an ayar::Error
+// naming the file and tensor.
+void dequantizeBlockScaledFp8(const SafetensorsTensor& codes, const SafetensorsTensor& scales, int blockRows,
+                              int blockCols, std::span<float> out);
+
+// Writes a safetensors file (F32, or BF16 or F8_E4M3 rounded to nearest even). For tests and tools.
 struct SafetensorsWriteTensor {
   std::string name;
-  SafetensorsDType dtype = SafetensorsDType::kF32;  // kF32 or kBF16
+  SafetensorsDType dtype = SafetensorsDType::kF32;  // kF32, kBF16 or kF8E4M3
   std::vector<std::int64_t> shape;
   std::span<const float> values;
 };

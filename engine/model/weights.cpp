@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "engine/common/splitmix64.h"
+#include "engine/model/fp8.h"
 #include "engine/model/safetensors.h"
 
 namespace ayar::engine {
@@ -76,7 +77,7 @@ std::vector<WeightTensorSpec> weightTensorSpecs(const ModelConfig& config) {
 
 std::vector<WeightTensorRef> weightTensors(Weights& weights, const ModelConfig& config) {
   weights.layers.resize(static_cast<std::size_t>(config.numLayers));
-  weights.lmHead.clear();
+  if (config.tieWordEmbeddings) weights.lmHead.clear();  // untied, it is resized below: values kept
   std::vector<WeightTensorRef> refs;
   // Specs come in the order: embedding, 11 per layer, final norm, lm_head when untied.
   const std::vector<WeightTensorSpec> specs = weightTensorSpecs(config);
@@ -118,6 +119,31 @@ std::int64_t cpuWeightBytes(const ModelConfig& config) {
   return config.parameterCount() * static_cast<std::int64_t>(sizeof(float));
 }
 
+namespace {
+
+// An FP8 weight of a block-scaled checkpoint, in float32: each code times the weight_scale_inv of its
+// block (weight_block_size rows x columns; the last blocks of a row or column may be cut short).
+void loadFp8Tensor(const SafetensorsCheckpoint& checkpoint, const SafetensorsTensor& tensor,
+                   std::span<float> out, const ModelConfig& config) {
+  const std::string where = tensor.file.string() + ": tensor '" + tensor.name + "'";
+  if (!config.fp8Checkpoint()) {
+    throw Error(where +
+                " is F8_E4M3 but config.json has no quantization_config (quant_method fp8, "
+                "weight_block_size) saying how it is scaled; is the config.json of this checkpoint?");
+  }
+  if (tensor.shape.size() != 2)
+    throw Error(where + " is F8_E4M3 but not a matrix: only the linear layers' weights may be FP8");
+  const std::string scaleName = tensor.name + "_scale_inv";
+  const SafetensorsTensor* scale = checkpoint.find(scaleName);
+  if (!scale) {
+    throw Error(where + " is F8_E4M3 but its block scales ('" + scaleName +
+                "') are missing from the safetensors files");
+  }
+  dequantizeBlockScaledFp8(tensor, *scale, config.fp8BlockRows, config.fp8BlockCols, out);
+}
+
+}  // namespace
+
 Weights loadWeights(const std::filesystem::path& folder, const ModelConfig& config) {
   const SafetensorsCheckpoint checkpoint = SafetensorsCheckpoint::open(folder);
   Weights weights;
@@ -133,9 +159,28 @@ Weights loadWeights(const std::filesystem::path& folder, const ModelConfig& conf
                   shapeText(tensor->shape) + " but config.json implies " + shapeText(ref.shape) +
                   "; the weights and config.json disagree");
     }
-    convertToFloat32(*tensor, *ref.values);
+    if (tensor->dtype == SafetensorsDType::kF8E4M3) {
+      loadFp8Tensor(checkpoint, *tensor, *ref.values, config);
+    } else {
+      convertToFloat32(*tensor, *ref.values);
+    }
   }
   return weights;
+}
+
+void quantizeLinearWeightsFp8(Weights& weights, const ModelConfig& config) {
+  const std::int64_t hidden = config.hiddenSize, intermediate = config.intermediateSize;
+  const std::int64_t qDim = std::int64_t{config.numHeads} * config.headDim;
+  const std::int64_t kvDim = std::int64_t{config.numKvHeads} * config.headDim;
+  for (LayerWeights& layer : weights.layers) {
+    quantizeRowsFp8(layer.qProj, qDim, hidden);
+    quantizeRowsFp8(layer.kProj, kvDim, hidden);
+    quantizeRowsFp8(layer.vProj, kvDim, hidden);
+    quantizeRowsFp8(layer.oProj, hidden, qDim);
+    quantizeRowsFp8(layer.gateProj, intermediate, hidden);
+    quantizeRowsFp8(layer.upProj, intermediate, hidden);
+    quantizeRowsFp8(layer.downProj, hidden, intermediate);
+  }
 }
 
 Weights makeDummyWeights(const ModelConfig& config, std::uint64_t seed) {

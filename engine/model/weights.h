@@ -44,7 +44,8 @@ struct WeightTensorRef {
   std::vector<float>* values;
 };
 
-// Every tensor the config calls for, in checkpoint order. The vectors are resized to their shapes.
+// Every tensor the config calls for, in checkpoint order. The vectors are resized to their shapes (the
+// values they hold are kept; a tied model's lmHead is emptied).
 std::vector<WeightTensorRef> weightTensors(Weights& weights, const ModelConfig& config);
 
 // The names and shapes of weightTensors, without allocating anything.
@@ -59,9 +60,14 @@ std::vector<WeightTensorSpec> weightTensorSpecs(const ModelConfig& config);
 std::int64_t cpuWeightBytes(const ModelConfig& config);
 
 // Loads config-shaped weights from a Hugging Face folder's safetensors (BF16, F16 or F32, converted to
-// float32). Throws ayar::Error naming the file and tensor for a missing tensor or a shape that
-// disagrees with the config.
+// float32; in an FP8 checkpoint, F8_E4M3 linear weights times their weight_scale_inv blocks). Throws
+// ayar::Error naming the file and tensor for a missing tensor or a shape that disagrees with the config.
 Weights loadWeights(const std::filesystem::path& folder, const ModelConfig& config);
+
+// --quantization fp8 on bf16 (or dummy) weights: each linear layer's weight (q/k/v/o, gate/up/down)
+// rounded to FP8 e4m3 with one scale per output channel (row), as the GPU keeps them; embedding, norms and
+// lm_head stay as they are.
+void quantizeLinearWeightsFp8(Weights& weights, const ModelConfig& config);
 
 // Seeded stand-in weights (--load-format dummy): small uniform values scaled by each projection's fan-in
 // and norms near 1, so activations stay finite and sampled tokens vary. Same seed, same weights.

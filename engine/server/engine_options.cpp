@@ -156,12 +156,13 @@ CommandLineOutcome parseEngineCommandLine(int argc, const char* const* argv, Eng
                   "Reuse the KV blocks of a common prompt prefix (default on)");
   serve->add_flag("--enforce-eager", options.enforceEager,
                   "No CUDA graphs (cuda; the h100/h200 sim models the eager launch cost); no effect on cpu");
-  // vLLM's names. fp8 is modelled by the sim so far; cpu and cuda refuse it at start (engine_setup).
+  // vLLM's names. fp8 runs on cpu (the reference, rounding as the GPU would) and is modelled by the sim;
+  // cuda refuses it at start (engine_setup).
   serve
       ->add_option("--kv-cache-dtype", options.kvCacheDtype,
                    "KV cache data type: auto (the model's: bf16 on cuda and sim, float32 on cpu), or fp8 "
-                   "(= fp8_e4m3, one byte an element, twice the sequences in the same memory; "
-                   "--device sim only so far)")
+                   "(= fp8_e4m3, one byte an element with a scale of 1, twice the sequences in the same "
+                   "memory; --device cpu at reference speed and sim, not yet cuda)")
       ->check(CLI::Validator(
           [](std::string& given) {
             return given == "auto" || given == "fp8" || given == "fp8_e4m3"
@@ -172,7 +173,9 @@ CommandLineOutcome parseEngineCommandLine(int argc, const char* const* argv, Eng
   serve
       ->add_option("--quantization", options.quantization,
                    "Weight quantization: none (bf16), or fp8 (linear layers in FP8 e4m3 with a scale per "
-                   "output channel, embedding and lm_head in bf16; --device sim only so far)")
+                   "output channel, activations per token, embedding and lm_head in bf16; --device cpu at "
+                   "reference speed and sim, not yet cuda). An FP8 checkpoint (config.json's "
+                   "quantization_config) is served in FP8 without it")
       ->check(CLI::Validator(
           [](std::string& given) {
             return given == "none" || given == "fp8" ? std::string()

@@ -117,14 +117,20 @@ void resolveDevice(const EngineOptions& options, EnginePlan& plan) {
     plan.device = options.device;
   }
   plan.fp8KvCache = options.kvCacheDtype != "auto";
-  plan.fp8Weights = options.quantization == "fp8";
-  if (plan.device != "sim" && plan.fp8KvCache) {
-    throw Error("--kv-cache-dtype " + options.kvCacheDtype + ": the " + plan.device +
-                " backend has no fp8 KV cache yet (only --device sim models one); use --kv-cache-dtype auto");
+  // An FP8 checkpoint is served in FP8 whatever --quantization says, as vLLM reads the checkpoint's
+  // quantization_config.
+  plan.fp8Weights = options.quantization == "fp8" || plan.model.fp8Checkpoint();
+  if (plan.device == "cuda" && plan.fp8KvCache) {
+    throw Error("--kv-cache-dtype " + options.kvCacheDtype +
+                ": the cuda backend has no fp8 KV cache yet; use --kv-cache-dtype auto, or --device cpu "
+                "(the reference, at CPU speed) or sim");
   }
-  if (plan.device != "sim" && plan.fp8Weights) {
-    throw Error("--quantization fp8: the " + plan.device +
-                " backend has no fp8 weights yet (only --device sim models them); use --quantization none");
+  if (plan.device == "cuda" && plan.fp8Weights) {
+    throw Error(std::string(plan.model.fp8Checkpoint() ? "MODEL '" + options.model + "' is an FP8 checkpoint"
+                                                       : std::string("--quantization fp8")) +
+                ": the cuda backend has no FP8 kernels yet; use --device cpu (the reference, at CPU speed) "
+                "or sim" +
+                (plan.model.fp8Checkpoint() ? "" : ", or --quantization none"));
   }
   if (plan.device == "sim") {
     plan.simProfile = SimProfile::parse(options.simProfile);
@@ -334,10 +340,17 @@ std::unique_ptr<Backend> createBackend(const EnginePlan& plan, std::uint64_t see
     return makeCudaBackend(plan.model, nullptr, seed, options);  // dummy weights drawn on the GPU
   }
 #endif
-  auto weights = std::make_shared<const Weights>(plan.loadFormat == "safetensors"
-                                                     ? loadWeights(plan.modelFolder, plan.model)
-                                                     : makeDummyWeights(plan.model, seed));
-  return makeCpuBackend(plan.model, std::move(weights), seed);
+  Weights weights = plan.loadFormat == "safetensors" ? loadWeights(plan.modelFolder, plan.model)
+                                                     : makeDummyWeights(plan.model, seed);
+  CpuPrecision precision;
+  precision.fp8KvCache = plan.fp8KvCache;
+  if (plan.model.fp8Checkpoint() && plan.loadFormat == "safetensors") {
+    precision.fp8ActivationGroup = plan.model.fp8BlockCols;  // the checkpoint's weights are FP8 already
+  } else if (plan.fp8Weights) {
+    quantizeLinearWeightsFp8(weights, plan.model);
+    precision.fp8ActivationGroup = 0;
+  }
+  return makeCpuBackend(plan.model, std::make_shared<const Weights>(std::move(weights)), seed, precision);
 }
 
 }  // namespace ayar::engine

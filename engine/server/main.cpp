@@ -66,7 +66,14 @@ std::string deviceDescription(const EnginePlan& plan) {
     return "cuda (" + plan.deviceName + ", bf16, " + plan.loadFormat + " weights, " +
            (plan.enforceEager ? "eager" : "CUDA graphs for decode") + ")";
   }
-  return plan.device + " (float32, " + plan.loadFormat + " weights)";
+  std::string precision = "float32";
+  if (plan.fp8Weights) {
+    precision += plan.model.fp8Checkpoint() && plan.loadFormat == "safetensors"
+                     ? ", fp8 checkpoint weights and activations"
+                     : ", fp8 weights and activations";
+  }
+  if (plan.fp8KvCache) precision += ", fp8 KV cache";
+  return plan.device + " (" + precision + ", " + plan.loadFormat + " weights)";
 }
 
 int serve(const EngineOptions& options) {

@@ -20,6 +20,7 @@
 
 #include "core/error.h"
 #include "engine/backend/cpu/cpu_kernels.h"
+#include "engine/model/fp8.h"
 
 namespace ayar::engine {
 
@@ -52,8 +53,14 @@ float silu(float x) {
 }  // namespace
 
 CpuBackend::CpuBackend(const ModelConfig& config, std::shared_ptr<const Weights> weights, std::uint64_t seed,
-                       int numThreads)
-    : m_config(config), m_weights(std::move(weights)), m_sampler(seed), m_pool(numThreads) {
+                       int numThreads, CpuPrecision precision)
+    : m_config(config),
+      m_precision(precision),
+      m_weights(std::move(weights)),
+      m_sampler(seed),
+      m_pool(numThreads) {
+  for (int code = 0; code < 256; ++code)
+    m_e4m3Values.push_back(e4m3ToFloat(static_cast<std::uint8_t>(code)));
   assert(m_weights);
   assert(m_weights->layers.size() == static_cast<std::size_t>(config.numLayers));
   assert(m_weights->embedTokens.size() == static_cast<std::size_t>(config.vocabSize) * config.hiddenSize);
@@ -62,27 +69,61 @@ CpuBackend::CpuBackend(const ModelConfig& config, std::shared_ptr<const Weights>
 
 std::size_t CpuBackend::kvBytesPerBlock(int blockSize) const {
   return static_cast<std::size_t>(blockSize) *
-         static_cast<std::size_t>(m_config.kvBytesPerToken(sizeof(float)));
+         static_cast<std::size_t>(m_config.kvBytesPerToken(m_precision.fp8KvCache ? 1 : sizeof(float)));
 }
 
 void CpuBackend::allocateKvCache(int numBlocks, int blockSize) {
   assert(numBlocks > 0 && blockSize > 0);
   m_numBlocks = numBlocks;
   m_blockSize = blockSize;
-  const std::size_t floats = static_cast<std::size_t>(m_config.numLayers) * numBlocks * blockSize *
-                             m_config.numKvHeads * m_config.headDim;
-  m_keyCache.assign(floats, 0.0f);
-  m_valueCache.assign(floats, 0.0f);
+  const std::size_t elements = static_cast<std::size_t>(m_config.numLayers) * numBlocks * blockSize *
+                               m_config.numKvHeads * m_config.headDim;
+  if (m_precision.fp8KvCache) {
+    m_keyCodes.assign(elements, 0);
+    m_valueCodes.assign(elements, 0);
+  } else {
+    m_keyCache.assign(elements, 0.0f);
+    m_valueCache.assign(elements, 0.0f);
+  }
 }
 
-float* CpuBackend::keyAt(int layer, std::int32_t block, int slot) {
+std::size_t CpuBackend::cacheOffset(int layer, std::int32_t block, int slot) const {
   const std::size_t row = (static_cast<std::size_t>(layer) * m_numBlocks + block) * m_blockSize + slot;
-  return m_keyCache.data() + row * m_config.numKvHeads * m_config.headDim;
+  return row * m_config.numKvHeads * m_config.headDim;
 }
 
-float* CpuBackend::valueAt(int layer, std::int32_t block, int slot) {
-  const std::size_t row = (static_cast<std::size_t>(layer) * m_numBlocks + block) * m_blockSize + slot;
-  return m_valueCache.data() + row * m_config.numKvHeads * m_config.headDim;
+void CpuBackend::storeKeyValue(int layer, std::int32_t block, int slot, const float* key,
+                               const float* value) {
+  const std::size_t at = cacheOffset(layer, block, slot);
+  const int kvDim = m_config.numKvHeads * m_config.headDim;
+  if (!m_precision.fp8KvCache) {
+    std::copy_n(key, kvDim, m_keyCache.data() + at);
+    std::copy_n(value, kvDim, m_valueCache.data() + at);
+    return;
+  }
+  for (int i = 0; i < kvDim; ++i) {  // the scale is 1: the codes are the values rounded
+    m_keyCodes[at + static_cast<std::size_t>(i)] = floatToE4m3(key[i]);
+    m_valueCodes[at + static_cast<std::size_t>(i)] = floatToE4m3(value[i]);
+  }
+}
+
+const float* CpuBackend::cachedRow(bool value, std::size_t offset, float* scratch) const {
+  if (!m_precision.fp8KvCache) return (value ? m_valueCache : m_keyCache).data() + offset;
+  const std::uint8_t* codes = (value ? m_valueCodes : m_keyCodes).data() + offset;
+  for (int i = 0; i < m_config.headDim; ++i)
+    scratch[i] = m_e4m3Values[codes[i]];
+  return scratch;
+}
+
+const float* CpuBackend::linearInput(const std::vector<float>& x, std::int64_t tokens, int width) {
+  if (m_precision.fp8ActivationGroup < 0) return x.data();
+  m_linearInput.assign(x.begin(), x.begin() + tokens * width);
+  if (m_precision.fp8ActivationGroup == 0) {
+    quantizeRowsFp8(m_linearInput, tokens, width);
+  } else {
+    quantizeGroupsFp8(m_linearInput, tokens, width, m_precision.fp8ActivationGroup);
+  }
+  return m_linearInput.data();
 }
 
 // A malformed batch would write outside the cache, so it is checked in every build. Token ids can come
@@ -196,9 +237,10 @@ void CpuBackend::attentionBlock(int layer, std::span<const SeqStep> batch) {
     rmsnorm(rowOf(m_normed, t, hidden), rowOf(m_residual, t, hidden), lw.inputLayernorm.data(), hidden,
             c.rmsNormEps);
   }
-  matmul(m_query.data(), m_normed.data(), lw.qProj.data(), tokens, hidden, qDim, m_pool);
-  matmul(m_key.data(), m_normed.data(), lw.kProj.data(), tokens, hidden, kvDim, m_pool);
-  matmul(m_value.data(), m_normed.data(), lw.vProj.data(), tokens, hidden, kvDim, m_pool);
+  const float* normed = linearInput(m_normed, tokens, hidden);
+  matmul(m_query.data(), normed, lw.qProj.data(), tokens, hidden, qDim, m_pool);
+  matmul(m_key.data(), normed, lw.kProj.data(), tokens, hidden, kvDim, m_pool);
+  matmul(m_value.data(), normed, lw.vProj.data(), tokens, hidden, kvDim, m_pool);
 
   for (std::int64_t t = 0; t < tokens; ++t) {
     const float* cosT = m_cosines.data() + t * half;
@@ -217,12 +259,12 @@ void CpuBackend::attentionBlock(int layer, std::span<const SeqStep> batch) {
     const SeqStep& seq = batch[m_rows[t].seq];
     const std::int32_t block = seq.blockTable[m_rows[t].position / m_blockSize];
     const int slot = m_rows[t].position % m_blockSize;
-    std::copy_n(rowOf(m_key, t, kvDim), kvDim, keyAt(layer, block, slot));
-    std::copy_n(rowOf(m_value, t, kvDim), kvDim, valueAt(layer, block, slot));
+    storeKeyValue(layer, block, slot, rowOf(m_key, t, kvDim), rowOf(m_value, t, kvDim));
   }
 
   attend(layer, batch);
-  matmul(m_projected.data(), m_attention.data(), lw.oProj.data(), tokens, qDim, hidden, m_pool);
+  matmul(m_projected.data(), linearInput(m_attention, tokens, qDim), lw.oProj.data(), tokens, qDim, hidden,
+         m_pool);
   for (std::int64_t i = 0; i < tokens * hidden; ++i)
     m_residual[i] += m_projected[i];
 }
@@ -242,6 +284,7 @@ void CpuBackend::attend(int layer, std::span<const SeqStep> batch) {
   const std::int64_t minHeadsPerThread = std::max<std::int64_t>(1, 16384 / (longestContext * headDim));
   m_pool.parallelFor(tokens * c.numHeads, minHeadsPerThread, [&](std::int64_t begin, std::int64_t end) {
     std::vector<float> scores;
+    std::vector<float> scratch(static_cast<std::size_t>(headDim));  // an FP8 cache row, decoded
     for (std::int64_t item = begin; item < end; ++item) {
       const std::int64_t t = item / c.numHeads;
       const int h = static_cast<int>(item % c.numHeads);
@@ -253,7 +296,9 @@ void CpuBackend::attend(int layer, std::span<const SeqStep> batch) {
       scores.resize(context);
       float maxScore = -INFINITY;
       for (int j = 0; j < context; ++j) {
-        const float* k = keyAt(layer, seq.blockTable[j / m_blockSize], j % m_blockSize) + kvHead * headDim;
+        const float* k = cachedRow(
+            false, cacheOffset(layer, seq.blockTable[j / m_blockSize], j % m_blockSize) + kvHead * headDim,
+            scratch.data());
         scores[j] = dotProduct(q, k, headDim) * attentionScale;
         maxScore = std::max(maxScore, scores[j]);
       }
@@ -265,7 +310,9 @@ void CpuBackend::attend(int layer, std::span<const SeqStep> batch) {
       float* o = rowOf(m_attention, t, qDim) + h * headDim;
       std::fill_n(o, headDim, 0.0f);
       for (int j = 0; j < context; ++j) {
-        const float* v = valueAt(layer, seq.blockTable[j / m_blockSize], j % m_blockSize) + kvHead * headDim;
+        const float* v = cachedRow(
+            true, cacheOffset(layer, seq.blockTable[j / m_blockSize], j % m_blockSize) + kvHead * headDim,
+            scratch.data());
         addScaled(o, scores[j] / sum, v, headDim);
       }
     }
@@ -281,11 +328,13 @@ void CpuBackend::mlpBlock(int layer) {
     rmsnorm(rowOf(m_normed, t, hidden), rowOf(m_residual, t, hidden), lw.postAttentionLayernorm.data(),
             hidden, c.rmsNormEps);
   }
-  matmul(m_gate.data(), m_normed.data(), lw.gateProj.data(), tokens, hidden, c.intermediateSize, m_pool);
-  matmul(m_up.data(), m_normed.data(), lw.upProj.data(), tokens, hidden, c.intermediateSize, m_pool);
+  const float* normed = linearInput(m_normed, tokens, hidden);
+  matmul(m_gate.data(), normed, lw.gateProj.data(), tokens, hidden, c.intermediateSize, m_pool);
+  matmul(m_up.data(), normed, lw.upProj.data(), tokens, hidden, c.intermediateSize, m_pool);
   for (std::int64_t i = 0; i < tokens * c.intermediateSize; ++i)
     m_gate[i] = silu(m_gate[i]) * m_up[i];
-  matmul(m_projected.data(), m_gate.data(), lw.downProj.data(), tokens, c.intermediateSize, hidden, m_pool);
+  matmul(m_projected.data(), linearInput(m_gate, tokens, c.intermediateSize), lw.downProj.data(), tokens,
+         c.intermediateSize, hidden, m_pool);
   for (std::int64_t i = 0; i < tokens * hidden; ++i)
     m_residual[i] += m_projected[i];
 }
@@ -319,8 +368,8 @@ void CpuBackend::sampleLastRows(std::span<const SeqStep> batch, StepOutput& out)
 }
 
 std::unique_ptr<Backend> makeCpuBackend(const ModelConfig& config, std::shared_ptr<const Weights> weights,
-                                        std::uint64_t seed) {
-  return std::make_unique<CpuBackend>(config, std::move(weights), seed);
+                                        std::uint64_t seed, CpuPrecision precision) {
+  return std::make_unique<CpuBackend>(config, std::move(weights), seed, 0, precision);
 }
 
 }  // namespace ayar::engine

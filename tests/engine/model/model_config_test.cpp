@@ -117,5 +117,41 @@ TEST(ModelConfig, RefusesMissingOrMalformedFieldsNamingTheField) {
   EXPECT_THROW(loadModelConfig(dir / "absent.json"), Error);
 }
 
+// Qwen's FP8 releases: quantization_config with quant_method fp8, e4m3, dynamic activations, 128 x 128
+// blocks. A checkpoint quantized otherwise is refused by the field that says so, never read as bf16.
+TEST(ModelConfig, ReadsAnFp8QuantizationConfigAndRefusesOtherSchemesByField) {
+  test::TempDir dir;
+  const std::string shape = R"("model_type": "qwen3", "hidden_size": 64, "intermediate_size": 128,
+    "num_hidden_layers": 2, "num_attention_heads": 4, "vocab_size": 300)";
+  writeText(dir / "config.json", "{" + shape + R"(, "quantization_config": {"activation_scheme": "dynamic",
+    "fmt": "e4m3", "quant_method": "fp8", "weight_block_size": [128, 128]}})");
+  const ModelConfig fp8 = loadModelConfig(dir / "config.json");
+  EXPECT_TRUE(fp8.fp8Checkpoint());
+  EXPECT_EQ(fp8.fp8BlockRows, 128);
+  EXPECT_EQ(fp8.fp8BlockCols, 128);
+  writeText(dir / "config.json", "{" + shape + R"(, "quantization_config": null})");
+  EXPECT_FALSE(loadModelConfig(dir / "config.json").fp8Checkpoint());
+
+  for (const auto& [quantization, field] : std::vector<std::pair<std::string, std::string>>{
+           {R"({"quant_method": "awq", "bits": 4})", "quant_method"},
+           {R"({"quant_method": "fp8", "fmt": "e5m2", "weight_block_size": [128, 128]})", "fmt"},
+           {R"({"quant_method": "fp8", "activation_scheme": "static", "weight_block_size": [128, 128]})",
+            "activation_scheme"},
+           {R"({"quant_method": "fp8"})", "weight_block_size"},
+           {R"({"quant_method": "fp8", "weight_block_size": [128, 0]})", "weight_block_size"},
+           {R"({"quant_method": "fp8", "weight_block_size": [128]})", "weight_block_size"},
+           {R"({"quant_method": "fp8", "weight_block_size": "128x128"})", "weight_block_size"},
+           {R"("fp8")", "quantization_config"}}) {
+    writeText(dir / "config.json", "{" + shape + R"(, "quantization_config": )" + quantization + "}");
+    try {
+      loadModelConfig(dir / "config.json");
+      ADD_FAILURE() << quantization << " was accepted";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(field), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("config.json"), std::string::npos) << e.what();
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ayar::engine

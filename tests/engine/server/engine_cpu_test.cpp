@@ -83,5 +83,27 @@ TEST(EngineCpu, ChatCountsTheTemplatedPromptAndStopTokenIdsEndTheOutput) {
   EXPECT_EQ(stoppedBody["choices"][0]["finish_reason"], "stop");
 }
 
+// --quantization fp8 and --kv-cache-dtype fp8 on the CPU backend: it starts, says so, holds four times the
+// tokens in the same KV memory (one byte an element against float32's four) and serves greedy text.
+TEST(EngineCpu, ServesWithFp8WeightsAndAnFp8KvCache) {
+  EngineProcess plain(cpuArgs());
+  std::vector<std::string> args = cpuArgs();
+  args.insert(args.end(), {"--quantization", "fp8", "--kv-cache-dtype", "fp8"});
+  EngineProcess fp8(args);
+  EXPECT_NE(fp8.log().find("fp8 weights and activations, fp8 KV cache"), std::string::npos) << fp8.log();
+  auto blocks = [](const std::string& log) {
+    const std::size_t at = log.find(" KV blocks of ");
+    EXPECT_NE(at, std::string::npos) << log;
+    std::size_t start = log.rfind(' ', at - 1);
+    return std::stol(log.substr(start + 1, at - start - 1));
+  };
+  EXPECT_EQ(blocks(fp8.log()), 4 * blocks(plain.log()));
+  const json request = {
+      {"prompt", "The capital of France is"}, {"max_tokens", 8}, {"temperature", 0}, {"ignore_eos", true}};
+  const HttpReply reply = httpPost(fp8.url("/v1/completions"), request.dump());
+  ASSERT_EQ(reply.status, 200) << reply.body;
+  EXPECT_EQ(json::parse(reply.body)["usage"]["completion_tokens"], 8);
+}
+
 }  // namespace
 }  // namespace ayar::test

@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "engine/model/safetensors.h"
 #include "tests/engine/backend/cpu/dense_reference.h"
+#include "tests/engine/model/fp8_checkpoint.h"
 #include "tests/support/test_env.h"
 
 namespace ayar::engine {
@@ -219,8 +220,9 @@ TEST(CpuBackend, OneThreadAndTwoThreadsGiveIdenticalLogits) {
   EXPECT_EQ(logits[0], logits[1]);  // splitting rows between threads changes no sum
 }
 
-TEST(CpuBackend, LogitsDoNotDependOnTheRestOfTheBatchOrOnChunking) {
-  const TestModel model = smallModel();
+// A sequence's logits, alone in one prefill, in chunks beside another sequence, and with its last token as
+// a decode: the same bits each time, whatever the backend's precision.
+void expectLogitsIndependentOfBatchAndChunking(const TestModel& model, CpuPrecision precision) {
   const std::vector<std::int32_t> tokens = randomTokens(11, model.config.vocabSize, 61);
   auto lastLogits = [&](const CpuBackend& backend, int row) {
     const auto logits = logitsRow(backend, row, model.config.vocabSize);
@@ -228,7 +230,7 @@ TEST(CpuBackend, LogitsDoNotDependOnTheRestOfTheBatchOrOnChunking) {
   };
 
   // Alone, in one prefill.
-  CpuBackend alone(model.config, model.weights, 0);
+  CpuBackend alone(model.config, model.weights, 0, 0, precision);
   alone.allocateKvCache(kNumBlocks, kBlockSize);
   ShuffledBlocks blocksA(13);
   Sequence a{.id = 1, .tokens = tokens};
@@ -240,7 +242,7 @@ TEST(CpuBackend, LogitsDoNotDependOnTheRestOfTheBatchOrOnChunking) {
   // In two chunks, each sharing its step with another sequence, so that its rows fall differently into
   // the matmul's 4-token groups: tokens 2..4 go alone here (grouped above), tokens 8..10, the sampled
   // one included, go grouped here (alone above).
-  CpuBackend shared(model.config, model.weights, 0);
+  CpuBackend shared(model.config, model.weights, 0, 0, precision);
   shared.allocateKvCache(kNumBlocks, kBlockSize);
   ShuffledBlocks blocksB(14);
   Sequence b{.id = 1, .tokens = tokens};
@@ -252,7 +254,7 @@ TEST(CpuBackend, LogitsDoNotDependOnTheRestOfTheBatchOrOnChunking) {
   EXPECT_EQ(lastLogits(shared, 0), reference);
 
   // Prefilled up to the last token, which then comes as a decode.
-  CpuBackend decoded(model.config, model.weights, 0);
+  CpuBackend decoded(model.config, model.weights, 0, 0, precision);
   decoded.allocateKvCache(kNumBlocks, kBlockSize);
   ShuffledBlocks blocksC(15);
   Sequence d{.id = 1, .tokens = tokens};
@@ -261,6 +263,10 @@ TEST(CpuBackend, LogitsDoNotDependOnTheRestOfTheBatchOrOnChunking) {
   step = d.next(1, true, blocksC);
   decoded.step({&step, 1}, out);
   EXPECT_EQ(lastLogits(decoded, 0), reference);
+}
+
+TEST(CpuBackend, LogitsDoNotDependOnTheRestOfTheBatchOrOnChunking) {
+  expectLogitsIndependentOfBatchAndChunking(smallModel(), {});
 }
 
 TEST(CpuBackend, SeededSamplingReproducesWhenARequestIsRecomputed) {
@@ -392,6 +398,85 @@ TEST(CpuBackend, Qwen3TinyDummyWeightsGiveFiniteLogitsAndVaryingSamples) {
     tokens.push_back(out.sampled.at(0));
   }
   EXPECT_GT(sampled.size(), 1u);
+}
+
+// smallTestConfig as config.json members.
+const char* kSmallConfigFields = R"("architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3",
+    "hidden_size": 64, "intermediate_size": 128, "num_hidden_layers": 2, "num_attention_heads": 4,
+    "num_key_value_heads": 2, "head_dim": 32, "vocab_size": 300, "rms_norm_eps": 1e-06,
+    "rope_theta": 1000000, "tie_word_embeddings": false, "max_position_embeddings": 40960)";
+
+// The last row's logits of one prefill of `tokens`.
+std::vector<float> prefillLogits(const ModelConfig& config, std::shared_ptr<const Weights> weights,
+                                 CpuPrecision precision, const std::vector<std::int32_t>& tokens) {
+  CpuBackend backend(config, std::move(weights), 0, 0, precision);
+  backend.allocateKvCache(kNumBlocks, kBlockSize);
+  ShuffledBlocks blocks(31);
+  Sequence seq{.id = 1, .tokens = tokens};
+  const SeqStep step = seq.next(static_cast<int>(tokens.size()), true, blocks);
+  StepOutput out;
+  backend.step({&step, 1}, out);
+  const auto logits = logitsRow(backend, 0, config.vocabSize);
+  return {logits.begin(), logits.end()};
+}
+
+// max |a - b| over the range of b: how far FP8 rounding moved the logits, against how spread they are. An
+// e4m3 value keeps 3 mantissa bits (up to 6% off); through this model's two layers the logits move by
+// 5-7% of their range, so 15% holds them to rounding's size while a wrong scale (a factor off) would not.
+float relativeSpread(const std::vector<float>& a, const std::vector<float>& b) {
+  const auto [lo, hi] = std::minmax_element(b.begin(), b.end());
+  return maxAbsDiff(a, b) / (*hi - *lo);
+}
+
+// An FP8 checkpoint (two shards, scales in 48 x 32 blocks, the last cut short) serves the same logits as
+// its weights dequantized by hand; the activations are rounded per token and 32 features, so the logits
+// sit near (not on) the float32 pass over the same weights.
+TEST(CpuBackend, AnFp8CheckpointGivesTheLogitsOfItsWeightsDequantizedByHand) {
+  ::ayar::test::TempDir dir;
+  const ModelConfig config = reference::smallTestConfig(false);
+  const auto byHand = std::make_shared<const Weights>(writeFp8TestCheckpoint(
+      dir.path(), config, reference::randomTestWeights(config, 43), 48, 32, kSmallConfigFields));
+  const ModelConfig loadedConfig = loadModelConfig(dir / "config.json");
+  ASSERT_EQ(loadedConfig.fp8BlockCols, 32);
+  const auto loaded = std::make_shared<const Weights>(loadWeights(dir.path(), loadedConfig));
+  const std::vector<std::int32_t> tokens = randomTokens(9, config.vocabSize, 44);
+  const CpuPrecision fp8{.fp8ActivationGroup = 32};
+  const std::vector<float> served = prefillLogits(loadedConfig, loaded, fp8, tokens);
+  EXPECT_EQ(served, prefillLogits(config, byHand, fp8, tokens));
+  const std::vector<float> unrounded = prefillLogits(config, byHand, {}, tokens);
+  EXPECT_GT(maxAbsDiff(served, unrounded), 0.0f);  // the activations were rounded
+  EXPECT_LT(relativeSpread(served, unrounded), 0.15f);
+}
+
+// --quantization fp8 (weights per output channel, activations per token) and --kv-cache-dtype fp8: logits
+// near the float32 pass, a KV block a quarter of float32's, and still the same bits however a sequence is
+// batched or chunked.
+TEST(CpuBackend, Fp8WeightsActivationsAndKvCacheStayNearFloatAndIndependentOfBatching) {
+  const TestModel model = smallModel(false, 45);
+  Weights quantized = *model.weights;
+  quantizeLinearWeightsFp8(quantized, model.config);
+  const TestModel fp8Model{model.config, std::make_shared<const Weights>(std::move(quantized))};
+  const std::vector<std::int32_t> tokens = randomTokens(12, model.config.vocabSize, 46);
+  const std::vector<float> exact = prefillLogits(model.config, model.weights, {}, tokens);
+
+  const std::vector<float> weightsOnly = prefillLogits(fp8Model.config, fp8Model.weights, {}, tokens);
+  const std::vector<float> fp8 =
+      prefillLogits(fp8Model.config, fp8Model.weights, {.fp8ActivationGroup = 0}, tokens);
+  const std::vector<float> fp8Kv = prefillLogits(model.config, model.weights, {.fp8KvCache = true}, tokens);
+  for (const auto& [name, logits] :
+       {std::pair{"weights", &weightsOnly}, std::pair{"weights and activations", &fp8},
+        std::pair{"KV cache", &fp8Kv}}) {
+    EXPECT_GT(maxAbsDiff(*logits, exact), 0.0f) << name;
+    EXPECT_LT(relativeSpread(*logits, exact), 0.15f) << name;
+  }
+  EXPECT_NE(fp8, weightsOnly);
+
+  const CpuBackend floatCache(model.config, model.weights, 0);
+  const CpuBackend byteCache(model.config, model.weights, 0, 0, {.fp8KvCache = true});
+  EXPECT_EQ(byteCache.kvBytesPerBlock(16) * 4, floatCache.kvBytesPerBlock(16));
+
+  expectLogitsIndependentOfBatchAndChunking(fp8Model, {.fp8ActivationGroup = 0});
+  expectLogitsIndependentOfBatchAndChunking(fp8Model, {.fp8ActivationGroup = 16, .fp8KvCache = true});
 }
 
 }  // namespace
