@@ -8,8 +8,12 @@
 #            so a GPU host needs no Qt), and take the binaries from there unless --bin was given
 #   tests    the CUDA test suite (kernels against references, the backend against the CPU backend)
 #   hf       scripts/hf-qwen3-check.py: the backends against Hugging Face transformers' Qwen3
+#   sanitize compute-sanitizer (memcheck, then racecheck and synccheck) on the attention kernels' tests
 #   kernels  bench_cuda_backend: copy bandwidth, batch-1 decode vs the floor (8b, 14b), decode steps at
-#            batch 8-256, prefill of a 2k and an 8k prompt, one row per kernel
+#            batch 8-256, prefill of a 2k and an 8k prompt, one row per kernel (both prefill attention
+#            kernels at 2k, 8k and 32k); KERNELS_ARGS adds the benchmark's flags (e.g. --quick)
+#   sdpa     scripts/sdpa-bench.py: PyTorch's causal attention (cuDNN, FlashAttention) on the prefill
+#            attention rows' shapes, the peer to read them against
 #   burst    ayar-cli bench: qwen3-14b, 1000 ShareGPT-like prompts sent at once (total tokens/s), the
 #            engine's defaults (--max-num-seqs 1024 on an H100/H200-class GPU)
 #   burst16k the burst with --max-num-batched-tokens 16384
@@ -82,8 +86,19 @@ for part in "${parts[@]}"; do
       grep -q "FAILED" "$out/tests.txt" && status=1 ;;
     hf)
       python3 scripts/hf-qwen3-check.py --dump-logits "$bin/dump_logits" 2>&1 | tee "$out/hf.txt" || status=1 ;;
+    sanitize)
+      for tool in memcheck racecheck synccheck; do
+        echo "== compute-sanitizer --tool $tool"
+        compute-sanitizer --tool "$tool" --error-exitcode 1 "$bin/test_engine_backend_cuda" \
+          --gtest_filter='*Attention*' >"$out/sanitize-$tool.txt" 2>&1 || status=1
+        grep -E "ERROR SUMMARY|RACECHECK SUMMARY|^\[ *(PASSED|FAILED) *\]" "$out/sanitize-$tool.txt"
+      done ;;
     kernels)
-      "$bin/bench_cuda_backend" --json "$out/kernels.json" 2>&1 | tee "$out/kernels.txt" || status=1 ;;
+      read -r -a kernelsArgs <<<"${KERNELS_ARGS:-}"
+      "$bin/bench_cuda_backend" "${kernelsArgs[@]}" --json "$out/kernels.json" 2>&1 | tee "$out/kernels.txt" ||
+        status=1 ;;
+    sdpa)
+      python3 scripts/sdpa-bench.py --json "$out/sdpa.json" 2>&1 | tee "$out/sdpa.txt" || status=1 ;;
     burst)
       serve_bench burst-14b qwen3-14b -- --load-profile sharegpt-all-at-once --num-prompts 1000 ;;
     burst16k)

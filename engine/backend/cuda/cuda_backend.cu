@@ -226,7 +226,7 @@ struct CudaBackend::State {
   cuda::LayerKvCache layerCache(int layer) const {
     const std::int64_t perLayer = std::int64_t{numBlocks} * blockSize * kvDim;
     return {keyCache.get() + layer * perLayer, valueCache.get() + layer * perLayer, blockSize,
-            config.numKvHeads};
+            config.numKvHeads, numBlocks};
   }
 
   // y[rows, n] = x[rows, k] W[n, k]^T
@@ -632,6 +632,11 @@ void CudaBackend::allocateKvCache(int numBlocks, int blockSize) {
   const std::int64_t elements = std::int64_t{s.config.numLayers} * numBlocks * blockSize * s.kvDim;
   s.keyCache.resize(elements);
   s.valueCache.resize(elements);
+  // Zeroed once: the Hopper prefill kernel reads whole cache blocks, so rows no token has written yet
+  // reach its shared memory; their scores are masked, and a zero (not whatever the allocation held, a NaN
+  // perhaps) keeps 0 x value finite.
+  check(cudaMemset(s.keyCache.get(), 0, sizeof(Bf16) * static_cast<std::size_t>(elements)), "cudaMemset");
+  check(cudaMemset(s.valueCache.get(), 0, sizeof(Bf16) * static_cast<std::size_t>(elements)), "cudaMemset");
 }
 
 void CudaBackend::warmUp(int maxBatchedTokens, int maxSeqs) {

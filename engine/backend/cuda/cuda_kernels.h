@@ -34,6 +34,7 @@ struct LayerKvCache {
   Bf16* value = nullptr;
   int blockSize = 0;
   int numKvHeads = 0;
+  int numBlocks = 0;  // the pool's extent, for the Hopper prefill kernel's tensor maps (0: unknown)
 };
 
 // residual[t, :] = float(embedding[tokens[t], :])
@@ -94,9 +95,18 @@ void decodeAttention(Bf16* out, const Bf16* qkv, int qkvStride, const SeqTable& 
 // Causal attention for sequences with several new tokens (prefill chunks, listed in seqs[0..count)), over
 // their whole context in the paged cache (earlier chunks and prefix-cache hits included), flash-style on
 // the tensor cores. maxQueryLen bounds the queryLen of the listed sequences.
+//
+// Two kernels: the Hopper one (warpgroup MMA fed by the tensor memory accelerator, kernels/
+// prefill_attention_hopper.cu) on a compute capability 9.0 GPU when the cache's blocks tile its 128-key
+// stages (a block size of 8-128 dividing 128, or a multiple of 128) and cache.numBlocks is given; the
+// portable one (mma.sync, kernels/prefill_attention.cu) elsewhere. Best picks; the tests and the
+// benchmark name one (Hopper where it cannot run throws).
+enum class PrefillKernel { Best, Hopper, Portable };
 void prefillAttention(Bf16* out, const Bf16* qkv, int qkvStride, const SeqTable& table,
                       const std::int32_t* seqs, int count, int maxQueryLen, int numHeads,
-                      const LayerKvCache& cache, Stream stream);
+                      const LayerKvCache& cache, Stream stream, PrefillKernel kernel = PrefillKernel::Best);
+// Whether the Hopper kernel can run this cache's layout on the current device.
+bool hopperPrefillAvailable(const LayerKvCache& cache);
 
 // y[m, n] = sum_k x[m, k] * w[n, k] for m < rows <= kGemvMaxRows: a GEMV that streams the weight once,
 // each output feature split along k over one warp per 1,024 elements up to 8 warps (two features a

@@ -1,9 +1,10 @@
-// Prefill attention, FlashAttention-2 style: one block per (128-query tile, query head, sequence), 8 warps
-// of 16 query rows each. Everything a warp computes stays in its registers: its Q rows (mma A fragments),
-// the scores S = Q K^T of one 64-key tile, the online softmax's row max and sum, P = softmax(S) in bf16
-// and the output O. Shared memory holds only the Q tile (read once into registers, reused at the end to
-// stage the output) and two K/V tile buffers: the next tile's keys and values load (cp.async, through
-// the block table) while the warps work on this one.
+// Prefill attention, the portable kernel (any GPU with mma.sync; prefill_attention_hopper.cu has the
+// Hopper one, and prefillAttention at the end of this file picks), FlashAttention-2 style: one block per
+// (128-query tile, query head, sequence), 8 warps of 16 query rows each. Everything a warp computes stays in
+// its registers: its Q rows (mma A fragments), the scores S = Q K^T of one 64-key tile, the online softmax's
+// row max and sum, P = softmax(S) in bf16 and the output O. Shared memory holds only the Q tile (read once
+// into registers, reused at the end to stage the output) and two K/V tile buffers: the next tile's keys and
+// values load (cp.async, through the block table) while the warps work on this one.
 //
 // Why 8 warps of 16 rows: a warp's registers hold Q (32 a thread), O (64) and S (32) with room to spare,
 // so nothing spills at one block of 256 threads a multiprocessor. 4 warps of 32 rows would reuse each
@@ -20,6 +21,7 @@
 #include "core/error.h"
 #include "engine/backend/cuda/cuda_kernels.h"
 #include "engine/backend/cuda/kernels/common.cuh"
+#include "engine/backend/cuda/kernels/prefill_attention_hopper.h"
 
 namespace ayar::engine::cuda {
 
@@ -306,8 +308,17 @@ __global__ void __launch_bounds__(kThreads, 1)
 
 void prefillAttention(Bf16* out, const Bf16* qkv, int qkvStride, const SeqTable& table,
                       const std::int32_t* seqs, int count, int maxQueryLen, int numHeads,
-                      const LayerKvCache& cache, Stream stream) {
+                      const LayerKvCache& cache, Stream stream, PrefillKernel kernel) {
   if (count == 0) return;
+  if (kernel == PrefillKernel::Hopper && !hopperPrefillAvailable(cache))
+    throw Error(
+        "prefill attention: the Hopper kernel needs a compute capability 9.0 GPU and a cache whose "
+        "block size is a power of two of at least 8, with its block count given");
+  if (kernel == PrefillKernel::Hopper || (kernel == PrefillKernel::Best && hopperPrefillAvailable(cache))) {
+    detail::prefillAttentionHopper(out, qkv, qkvStride, table, seqs, count, maxQueryLen, numHeads, cache,
+                                   stream);
+    return;
+  }
   static const bool attributeSet = [] {
     return cudaFuncSetAttribute(prefillAttentionKernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                 static_cast<int>(kPrefillSharedBytes)) == cudaSuccess;

@@ -11,7 +11,8 @@
 //   - decode step time at batch 8-256 (qwen3-8b, 512-token contexts) against the step's floor,
 //     max(bytes / copy bandwidth, FLOPs / matrix-product peak), and the host's share of a decode step at
 //     batch 1-256 (wall time against the device time of CudaBackendTuning::timeSteps);
-//   - prefill tokens/s for one 2k and one 8k prompt (qwen3-8b, the whole prompt in one step);
+//   - prefill tokens/s for one 2k and one 8k prompt (qwen3-8b, the whole prompt in one step) and one 32k
+//     prompt in chunks of 8,192 tokens; prefill attention at 2k, 8k and 32k, both kernels, on drawn values;
 //   - one row per kernel at qwen3-8b's decode shapes, with the bytes it must move and its GB/s (the GEMMs
 //     at 64-256 rows with their TFLOP/s and the fraction of their own floor, max(weight bytes / copy
 //     bandwidth, FLOPs / peak)).
@@ -432,9 +433,14 @@ int main(int argc, char** argv) {
       const int blocks = maxTokens / kBlockSize;
       Bf16* keys = deviceAlloc<Bf16>(std::int64_t{blocks} * kBlockSize * kvDim, 0x3c);
       Bf16* values = deviceAlloc<Bf16>(std::int64_t{blocks} * kBlockSize * kvDim, 0x3b);
-      Bf16* q = deviceAlloc<Bf16>(std::int64_t{8192} * qkvDim, 0x3c);
-      Bf16* o = deviceAlloc<Bf16>(std::int64_t{8192} * c.numHeads * c.headDim);
-      const cuda::LayerKvCache cache{keys, values, kBlockSize, c.numKvHeads};
+      Bf16* q = deviceAlloc<Bf16>(std::int64_t{32768} * qkvDim, 0x3c);
+      Bf16* o = deviceAlloc<Bf16>(std::int64_t{32768} * c.numHeads * c.headDim);
+      // Drawn values, as for the matrix-product peak: the tensor cores draw less power on constant
+      // inputs and the clocks stay higher than on real scores, so a compute-bound kernel would read fast.
+      cuda::fillDummy(keys, std::int64_t{blocks} * kBlockSize * kvDim, 11, 0.0f, 1.0f, benchStream);
+      cuda::fillDummy(values, std::int64_t{blocks} * kBlockSize * kvDim, 12, 0.0f, 1.0f, benchStream);
+      cuda::fillDummy(q, std::int64_t{32768} * qkvDim, 13, 0.0f, 1.0f, benchStream);
+      const cuda::LayerKvCache cache{keys, values, kBlockSize, c.numKvHeads, blocks};
       float* ropeCos = deviceAlloc<float>(std::int64_t{maxTokens} * c.headDim / 2);
       float* ropeSin = deviceAlloc<float>(std::int64_t{maxTokens} * c.headDim / 2);
       cuda::fillRopeTable(ropeCos, ropeSin, maxTokens, c.headDim, c.ropeTheta, benchStream);
@@ -511,7 +517,11 @@ int main(int argc, char** argv) {
         cudaFree(counters);
         cudaFree(d);
       }
-      for (const int length : {2048, 8192}) {
+      // Prefill attention, both kernels where the Hopper one runs, on qwen3-8b's heads (32 over 8 KV heads)
+      // and at 8k on qwen3-14b's (40 over 8: five query heads share a K/V tile).
+      const bool hopper = cuda::hopperPrefillAvailable(cache);
+      for (const auto& [length, heads] : {std::pair{2048, c.numHeads}, std::pair{8192, c.numHeads},
+                                          std::pair{32768, c.numHeads}, std::pair{8192, 40}}) {
         const int perSeq = length / kBlockSize;
         std::vector<std::int32_t> host{0, length, length, 0};
         for (int b = 0; b < perSeq; ++b)
@@ -519,15 +529,24 @@ int main(int argc, char** argv) {
         std::int32_t* d = deviceAlloc<std::int32_t>(static_cast<std::int64_t>(host.size()));
         cudaMemcpy(d, host.data(), host.size() * sizeof(std::int32_t), cudaMemcpyHostToDevice);
         const cuda::SeqTable table{d, d + 1, d + 2, d + 4, perSeq};
-        const double ms = timeKernel(
-            [&] {
-              cuda::prefillAttention(o, q, qkvDim, table, d + 3, 1, length, c.numHeads, cache, benchStream);
-            },
-            5, 4);
-        const double tflops = 4.0 * length * (length + 1) / 2.0 * c.numHeads * c.headDim / (ms * 1e-3) / 1e12;
-        const std::string name = "prefill attention " + std::to_string(length) + " (TFLOP/s)";
-        std::printf("%-44s %10.1f %10.1f\n", name.c_str(), ms * 1e3, tflops);
-        rows.push_back({{"kernel", name}, {"us", ms * 1e3}, {"TFLOPs", tflops}});
+        const int stride = (heads + 2 * c.numKvHeads) * c.headDim;
+        for (const cuda::PrefillKernel kernel :
+             {cuda::PrefillKernel::Portable, cuda::PrefillKernel::Hopper}) {
+          if (kernel == cuda::PrefillKernel::Hopper && !hopper) continue;
+          const double ms = timeKernel(
+              [&] {
+                cuda::prefillAttention(o, q, stride, table, d + 3, 1, length, heads, cache, benchStream,
+                                       kernel);
+              },
+              length > 8192 ? 3 : 5, length > 8192 ? 2 : 4);
+          const double tflops = 4.0 * length * (length + 1) / 2.0 * heads * c.headDim / (ms * 1e-3) / 1e12;
+          const std::string name = std::string("prefill attention ") +
+                                   (kernel == cuda::PrefillKernel::Hopper ? "hopper " : "portable ") +
+                                   std::to_string(length) + (heads == c.numHeads ? "" : " 14b heads") +
+                                   " (TFLOP/s)";
+          std::printf("%-44s %10.1f %10.1f\n", name.c_str(), ms * 1e3, tflops);
+          rows.push_back({{"kernel", name}, {"us", ms * 1e3}, {"TFLOPs", tflops}});
+        }
         cudaFree(d);
       }
       cudaFree(keys);
@@ -688,18 +707,21 @@ int main(int argc, char** argv) {
       }
       if (name == "qwen3-8b" && isDefault) {
         batchSteps(driver, "CUDA graphs");
-        // Prefill: one sequence, the whole prompt in one step.
-        for (const int length : {2048, 8192}) {
+        // Prefill of one sequence: 2k and 8k in one step, 32k in the engine's default chunks of 8,192
+        // tokens (--max-num-batched-tokens), each chunk attending to the ones before it in the cache.
+        for (const auto& [length, chunk] :
+             {std::pair{2048, 2048}, std::pair{8192, 8192}, std::pair{32768, 8192}}) {
           std::vector<double> rates;
           for (int r = 0; r < 3; ++r) {
             driver.reset();
             const auto start = Clock::now();
-            driver.addAndPrefill(1, length, length);
+            driver.addAndPrefill(1, length, chunk);
             const double s = std::chrono::duration<double>(Clock::now() - start).count();
             rates.push_back(length / s);
           }
           const double rate = median(rates);
-          prefill.push_back({{"model", name}, {"prompt_tokens", length}, {"tokens_per_s", rate}});
+          prefill.push_back(
+              {{"model", name}, {"prompt_tokens", length}, {"chunk_tokens", chunk}, {"tokens_per_s", rate}});
         }
       }
     }
@@ -719,9 +741,10 @@ int main(int argc, char** argv) {
     std::printf("%-40s %12d %12.3f %12.3f %12.3f %8.1f%%\n", "", h["batch"].get<int>(), wall,
                 h["device_ms"].get<double>(), hostMs, 100.0 * hostMs / wall);
   }
-  std::printf("\n%-40s %12s %12s\n", "prefill, qwen3-8b, one prompt", "tokens", "tok/s");
+  std::printf("\n%-40s %12s %12s %12s\n", "prefill, qwen3-8b, one prompt", "tokens", "chunk", "tok/s");
   for (const auto& p : prefill)
-    std::printf("%-40s %12d %12.0f\n", "", p["prompt_tokens"].get<int>(), p["tokens_per_s"].get<double>());
+    std::printf("%-40s %12d %12d %12.0f\n", "", p["prompt_tokens"].get<int>(), p["chunk_tokens"].get<int>(),
+                p["tokens_per_s"].get<double>());
 
   std::printf("\n%-40s %12s %12s %12s\n", "short prompt, qwen3-8b, one step", "tokens", "first ms",
               "again ms");

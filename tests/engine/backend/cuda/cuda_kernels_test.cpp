@@ -172,7 +172,7 @@ TEST(CudaKernels, QkNormRopeRotatesQInPlaceAndWritesKvToTheirSlots) {
   DeviceVector<Bf16> dQkv(qkv.bits), dQNorm(qNorm.bits), dKNorm(kNorm.bits),
       key(std::vector<Bf16>(cacheSize, 0)), value(std::vector<Bf16>(cacheSize, 0));
   DeviceVector<std::int32_t> dPositions(positions), dSlots(slots);
-  const LayerKvCache cache{key.get(), value.get(), blockSize, kvHeads};
+  const LayerKvCache cache{key.get(), value.get(), blockSize, kvHeads, numBlocks};
   qkNormRopeKvWrite(dQkv.get(), dQNorm.get(), dKNorm.get(), cosines.get(), sines.get(), dPositions.get(),
                     dSlots.get(), rows, heads, cache, 1e-6f, nullptr);
   const std::vector<double> q = widen(dQkv.read()), k = widen(key.read()), v = widen(value.read());
@@ -430,7 +430,10 @@ struct AttentionCase {
   int stride = 0;
   RandomBf16 key, value, qkv;
 
-  AttentionCase(const std::vector<std::pair<int, int>>& seqs, std::mt19937& rng) {  // (context, new tokens)
+  // (context, new tokens) a sequence; the heads and the cache's block size as the case needs.
+  AttentionCase(const std::vector<std::pair<int, int>>& seqs, std::mt19937& rng, int queryHeads = 8,
+                int keyValueHeads = 2, int tokensPerBlock = 16)
+      : heads(queryHeads), kvHeads(keyValueHeads), blockSize(tokensPerBlock) {
     int rows = 0, blocks = 0;
     for (const auto& [context, fresh] : seqs) {
       stride = std::max(stride, (context + blockSize - 1) / blockSize);
@@ -521,7 +524,7 @@ TEST(CudaKernels, DecodeAttentionMatchesTheReferenceForEverySplitCount) {
       tables(c.blockTables), seqs(std::vector<std::int32_t>{0, 1, 2, 3});
   DeviceVector<unsigned> counters(std::vector<unsigned>(4 * static_cast<std::size_t>(c.kvHeads), 0u));
   const SeqTable table{start.get(), len.get(), context.get(), tables.get(), c.stride};
-  const LayerKvCache cache{key.get(), value.get(), c.blockSize, c.kvHeads};
+  const LayerKvCache cache{key.get(), value.get(), c.blockSize, c.kvHeads, c.numBlocks};
   const std::vector<double> expected = c.reference({0, 1, 2, 3});
   // 32 twice: the merge left the counters at zero. 12: the merge's batches of 8 splits, the second part
   // full. Some runs pass no list (the sequences 0..3 in order, as the list here says).
@@ -586,7 +589,7 @@ TEST(CudaKernels, DecodeAttentionWithRopeNormsRotatesAndCachesTheNewToken) {
   const std::vector<double> expected = ref.reference({0, 1, 2, 3});
   for (const int splits : {1, 2, 16}) {
     DeviceVector<Bf16> key(c.key.bits), value(c.value.bits), qkv(c.qkv.bits);  // fresh: no new rows yet
-    const LayerKvCache cache{key.get(), value.get(), c.blockSize, c.kvHeads};
+    const LayerKvCache cache{key.get(), value.get(), c.blockSize, c.kvHeads, c.numBlocks};
     DeviceVector<float> partials(
         std::vector<float>(static_cast<std::size_t>(decodeAttentionPartialFloats(4, c.heads, splits)), NAN));
     DeviceVector<Bf16> out(std::vector<Bf16>(4 * static_cast<std::size_t>(c.heads) * kHeadDim, 0xffff));
@@ -631,7 +634,7 @@ TEST(CudaKernels, DecodeAttentionHandlesEveryGroupingAndEdge) {
         tables(c.blockTables), list(order);
     DeviceVector<unsigned> counters(std::vector<unsigned>(static_cast<std::size_t>(count * c.kvHeads), 0u));
     const SeqTable table{start.get(), len.get(), context.get(), tables.get(), c.stride};
-    const LayerKvCache cache{key.get(), value.get(), c.blockSize, c.kvHeads};
+    const LayerKvCache cache{key.get(), value.get(), c.blockSize, c.kvHeads, c.numBlocks};
     const std::vector<double> expected = c.reference(order);
     for (const int splits : {1, 3, 16, 64}) {
       DeviceVector<float> partials(std::vector<float>(
@@ -647,19 +650,93 @@ TEST(CudaKernels, DecodeAttentionHandlesEveryGroupingAndEdge) {
   }
 }
 
+// One prefill launch over every sequence of the case with the named kernel: the output rows in order.
+std::vector<double> runPrefill(const AttentionCase& c, PrefillKernel kernel) {
+  DeviceVector<Bf16> key(c.key.bits), value(c.value.bits), qkv(c.qkv.bits);
+  std::vector<std::int32_t> order(c.queryLen.size());
+  std::iota(order.begin(), order.end(), 0);
+  DeviceVector<std::int32_t> start(c.queryStart), len(c.queryLen), context(c.contextLen),
+      tables(c.blockTables), seqs(order);
+  const SeqTable table{start.get(), len.get(), context.get(), tables.get(), c.stride};
+  const LayerKvCache cache{key.get(), value.get(), c.blockSize, c.kvHeads, c.numBlocks};
+  const int rows = std::accumulate(c.queryLen.begin(), c.queryLen.end(), 0);
+  const int longest = *std::max_element(c.queryLen.begin(), c.queryLen.end());
+  DeviceVector<Bf16> out(std::vector<Bf16>(static_cast<std::size_t>(rows) * c.heads * kHeadDim, 0xffff));
+  prefillAttention(out.get(), qkv.get(), c.qkvStride(), table, seqs.get(), static_cast<int>(order.size()),
+                   longest, c.heads, cache, nullptr, kernel);
+  return widen(out.read());
+}
+
+// The kernels this machine runs: the portable one always, the Hopper one on a compute capability 9.0 GPU.
+std::vector<PrefillKernel> prefillKernels(const AttentionCase& c) {
+  std::vector<PrefillKernel> kernels{PrefillKernel::Portable};
+  const LayerKvCache layout{nullptr, nullptr, c.blockSize, c.kvHeads, c.numBlocks};
+  if (hopperPrefillAvailable(layout)) kernels.push_back(PrefillKernel::Hopper);
+  return kernels;
+}
+
+const char* kernelName(PrefillKernel kernel) {
+  return kernel == PrefillKernel::Hopper ? "Hopper kernel" : "portable kernel";
+}
+
 TEST(CudaKernels, PrefillAttentionIsCausalOverTheCachedPrefixAndTheChunk) {
   SKIP_WITHOUT_GPU();
   std::mt19937 rng(6);
   // (context, new tokens): a whole prompt, a chunk after a cached prefix, a chunk shorter than a tile.
   const AttentionCase c({{150, 150}, {300, 100}, {90, 7}}, rng);
-  DeviceVector<Bf16> key(c.key.bits), value(c.value.bits), qkv(c.qkv.bits);
-  DeviceVector<std::int32_t> start(c.queryStart), len(c.queryLen), context(c.contextLen),
-      tables(c.blockTables), seqs(std::vector<std::int32_t>{0, 1, 2});
-  const SeqTable table{start.get(), len.get(), context.get(), tables.get(), c.stride};
-  const LayerKvCache cache{key.get(), value.get(), c.blockSize, c.kvHeads};
-  DeviceVector<Bf16> out(std::vector<Bf16>(257 * static_cast<std::size_t>(c.heads) * kHeadDim, 0xffff));
-  prefillAttention(out.get(), qkv.get(), c.qkvStride(), table, seqs.get(), 3, 150, c.heads, cache, nullptr);
-  EXPECT_LT(relativeError(widen(out.read()), c.reference({0, 1, 2})), 1e-2);
+  const std::vector<double> expected = c.reference({0, 1, 2});
+  for (const PrefillKernel kernel : prefillKernels(c))
+    EXPECT_LT(relativeError(runPrefill(c, kernel), expected), 1e-2) << kernelName(kernel);
+}
+
+// Both kernels over the shapes a server meets: every query-head grouping of the Qwen3 sizes (1, 4, 5 and
+// 8 query heads a KV head), cache blocks of 16, 32, 64 and 256 tokens, lengths that end inside a tile or a
+// block, chunks after cached prefixes, one token, 1 to 64 sequences in one launch.
+TEST(CudaKernels, PrefillAttentionKernelsMatchTheReferenceOnEveryShape) {
+  SKIP_WITHOUT_GPU();
+  std::mt19937 rng(61);
+  struct Shape {
+    std::vector<std::pair<int, int>> seqs;
+    int heads, kvHeads, blockSize;
+  };
+  std::vector<std::pair<int, int>> many;  // 64 sequences: short prompts and chunks of every length
+  for (int i = 0; i < 64; ++i)
+    many.push_back({3 + 11 * i, 1 + (7 * i) % (3 + 11 * i)});
+  const std::vector<Shape> shapes{
+      {{{1, 1}, {129, 129}, {640, 513}, {200, 65}}, 8, 2, 16},
+      {{{257, 257}, {1000, 300}}, 10, 2, 32},
+      {{{700, 700}, {513, 200}}, 2, 2, 256},
+      {{{385, 385}, {90, 90}}, 8, 1, 64},
+      {many, 4, 1, 16},
+  };
+  for (const Shape& shape : shapes) {
+    const AttentionCase c(shape.seqs, rng, shape.heads, shape.kvHeads, shape.blockSize);
+    std::vector<int> all(shape.seqs.size());
+    std::iota(all.begin(), all.end(), 0);
+    const std::vector<double> expected = c.reference(all);
+    std::vector<std::vector<double>> outputs;
+    for (const PrefillKernel kernel : prefillKernels(c)) {
+      outputs.push_back(runPrefill(c, kernel));
+      EXPECT_LT(relativeError(outputs.back(), expected), 1e-2)
+          << kernelName(kernel) << ": " << shape.heads << " heads over " << shape.kvHeads << ", blocks of "
+          << shape.blockSize << ", " << shape.seqs.size() << " sequences";
+    }
+    if (outputs.size() == 2) {  // the two kernels round differently, but only at bf16's last places
+      EXPECT_LT(relativeError(outputs[1], outputs[0]), 1e-2)
+          << shape.heads << " heads over " << shape.kvHeads;
+    }
+  }
+}
+
+// A chunk deep into a long context (a prefix-cache hit of 33,000 tokens) and a whole 4,100-token prompt:
+// many tiles, the running maximum moving late.
+TEST(CudaKernels, PrefillAttentionKernelsMatchTheReferenceOverLongContexts) {
+  SKIP_WITHOUT_GPU();
+  std::mt19937 rng(62);
+  const AttentionCase c({{33000, 130}, {4100, 4100}}, rng, 4, 1, 16);
+  const std::vector<double> expected = c.reference({0, 1});
+  for (const PrefillKernel kernel : prefillKernels(c))
+    EXPECT_LT(relativeError(runPrefill(c, kernel), expected), 1e-2) << kernelName(kernel);
 }
 
 TEST(CudaKernels, SamplingFollowsTheSoftmaxWithinTopKAndTopP) {
