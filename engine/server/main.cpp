@@ -132,6 +132,7 @@ int serve(const EngineOptions& options) {
   }
 
   ServerMetrics metrics(plan.servedModelName, loop->backend().simulated());
+  metrics.setCacheConfig({options.blockSize, plan.fp8KvCache ? "fp8_e4m3" : "auto", plan.numBlocks});
   ServedModel served;
   served.servedName = plan.servedModelName;
   served.root = options.model;

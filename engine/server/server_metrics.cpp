@@ -148,10 +148,19 @@ void ServerMetrics::observePhases(const RequestPhases& phases) {
   m_inferenceTime.observe(phases.inferenceSeconds);
 }
 
+void ServerMetrics::setCacheConfig(const CacheConfig& config) {
+  m_cacheConfigLabels = "block_size=\"" + std::to_string(config.blockSize) + "\",cache_dtype=\"" +
+                        escapeLabelValue(config.cacheDtype) + "\",num_gpu_blocks=\"" +
+                        std::to_string(config.numBlocks) + "\"," + m_labels;
+}
+
 std::string ServerMetrics::renderPrometheus(const EngineStats& stats) const {
   std::string out;
   out.reserve(16384);
   const std::string_view labels = m_labels;
+  if (!m_cacheConfigLabels.empty())
+    appendGauge(out, "vllm:cache_config_info", "Information of the LLMEngine CacheConfig",
+                m_cacheConfigLabels, 1);
   appendGauge(out, "vllm:num_requests_running", "Number of requests in model execution batches.", labels,
               stats.running);
   appendGauge(out, "vllm:num_requests_waiting", "Number of requests waiting to be processed.", labels,

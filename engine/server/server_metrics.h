@@ -58,10 +58,21 @@ class ServerMetrics {
   void countHttpError() { m_httpErrors.fetch_add(1, std::memory_order_relaxed); }
   void setOpenConnections(std::int64_t count) { m_openConnections.store(count, std::memory_order_relaxed); }
 
+  // vLLM's vllm:cache_config_info: the KV pool as the engine planned it, as labels on a gauge of 1.
+  // cacheDtype is vLLM's value ("auto", or "fp8_e4m3" for --kv-cache-dtype fp8); numBlocks the pool's
+  // blocks (vLLM's num_gpu_blocks label, on whichever device holds the pool). Set once, before serving.
+  struct CacheConfig {
+    int blockSize = 0;
+    std::string cacheDtype = "auto";
+    std::int64_t numBlocks = 0;
+  };
+  void setCacheConfig(const CacheConfig& config);
+
   std::string renderPrometheus(const EngineStats& stats) const;
 
  private:
-  std::string m_labels;  // model_name="..."
+  std::string m_cacheConfigLabels;  // empty until setCacheConfig
+  std::string m_labels;             // model_name="..."
   bool m_simulated;
   LatencyHistogram m_timeToFirstToken;
   LatencyHistogram m_interTokenLatency;

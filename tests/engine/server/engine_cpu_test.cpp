@@ -98,6 +98,14 @@ TEST(EngineCpu, ServesWithFp8WeightsAndAnFp8KvCache) {
     return std::stol(log.substr(start + 1, at - start - 1));
   };
   EXPECT_EQ(blocks(fp8.log()), 4 * blocks(plain.log()));
+  // /metrics says it as vLLM does.
+  const std::string metrics = httpGet(fp8.url("/metrics")).body;
+  EXPECT_NE(
+      metrics.find("vllm:cache_config_info{block_size=\"16\",cache_dtype=\"fp8_e4m3\",num_gpu_blocks=\"" +
+                   std::to_string(blocks(fp8.log())) + "\""),
+      std::string::npos)
+      << metrics;
+  EXPECT_NE(httpGet(plain.url("/metrics")).body.find("cache_dtype=\"auto\""), std::string::npos);
   const json request = {
       {"prompt", "The capital of France is"}, {"max_tokens", 8}, {"temperature", 0}, {"ignore_eos", true}};
   const HttpReply reply = httpPost(fp8.url("/v1/completions"), request.dump());
