@@ -152,6 +152,10 @@
         <source>Latencies: baseline / candidate. Throughputs: candidate / baseline. Above 1 the candidate is better.</source>
         <translation>Latencies: baseline / candidate. Throughputs: candidate / baseline. Above 1 the candidate is better.</translation>
     </message>
+    <message>
+        <source>Computing the confidence interval from both runs&apos; requests…</source>
+        <translation>Computing the confidence interval from both runs&apos; requests…</translation>
+    </message>
 </context>
 <context>
     <name>ayar::DistributionChart</name>

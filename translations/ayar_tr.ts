@@ -152,6 +152,10 @@
         <source>Latencies: baseline / candidate. Throughputs: candidate / baseline. Above 1 the candidate is better.</source>
         <translation>Gecikmeler: temel / aday. İşlem hacimleri: aday / temel. 1&apos;in üstünde aday daha iyidir.</translation>
     </message>
+    <message>
+        <source>Computing the confidence interval from both runs&apos; requests…</source>
+        <translation>Güven aralığı iki çalıştırmanın isteklerinden hesaplanıyor…</translation>
+    </message>
 </context>
 <context>
     <name>ayar::DistributionChart</name>

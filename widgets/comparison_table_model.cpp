@@ -2,6 +2,11 @@
 
 #include <QBrush>
 #include <QColor>
+#include <QCoreApplication>
+#include <QPointer>
+#include <QThreadPool>
+#include <memory>
+#include <utility>
 
 namespace ayar {
 
@@ -33,17 +38,73 @@ void ComparisonTableModel::setComparison(ComparedRun baseline, std::vector<Compa
       const auto base = value(m_baseline.summary, figure);
       const auto cand = value(m_candidates[c].summary, figure);
       if (!base && !cand) continue;
-      Row row{figure, c, std::nullopt};
-      // The interval beside a ratio the table shows: worded in that ratio's sense (the summary's figure).
+      Row row{figure, c, std::nullopt, false};
+      // An interval only beside a ratio the table shows, and only where both runs have the requests.
       const auto ratio = base && cand ? speedup(*base, *cand, runFigureBetter(figure)) : std::nullopt;
-      if (ratio) {
-        row.interval = figureSpeedupInterval(m_baseline.values, m_candidates[c].values, figure);
-        if (row.interval) row.interval->speedup = *ratio;
-      }
+      row.intervalPending =
+          ratio && figureHasSpeedupInterval(m_baseline.values, m_candidates[c].values, figure);
       m_rows.push_back(std::move(row));
     }
   }
+  ++m_generation;
   endResetModel();
+  startIntervals();
+}
+
+void ComparisonTableModel::startIntervals() {
+  struct Job {
+    LatencyValuesByMetric baseline;
+    std::vector<LatencyValuesByMetric> candidates;
+    std::vector<std::pair<RunFigure, std::size_t>> rows;  // per row: its figure and candidate (or none)
+  };
+  auto job = std::make_shared<Job>();
+  bool any = false;
+  for (const Row& row : m_rows) {
+    job->rows.emplace_back(row.figure, row.intervalPending ? row.candidate : m_candidates.size());
+    any = any || row.intervalPending;
+  }
+  m_intervalsPending = any;
+  if (!any) return;
+  // Copies: the worker must not read what a later setComparison replaces.
+  job->baseline = m_baseline.values;
+  for (const ComparedRun& run : m_candidates)
+    job->candidates.push_back(run.values);
+  const QPointer<ComparisonTableModel> self(this);
+  const std::uint64_t generation = m_generation;
+  QThreadPool::globalInstance()->start([job, self, generation] {
+    std::vector<std::optional<SpeedupInterval>> intervals;
+    for (const auto& [figure, candidate] : job->rows) {
+      intervals.push_back(candidate < job->candidates.size()
+                              ? figureSpeedupInterval(job->baseline, job->candidates[candidate], figure)
+                              : std::nullopt);
+    }
+    // Back on the GUI thread (the application's), where the model lives, if it still does.
+    QMetaObject::invokeMethod(
+        QCoreApplication::instance(),
+        [self, generation, intervals = std::move(intervals)]() mutable {
+          if (self) self->takeIntervals(generation, std::move(intervals));
+        },
+        Qt::QueuedConnection);
+  });
+}
+
+void ComparisonTableModel::takeIntervals(std::uint64_t generation,
+                                         std::vector<std::optional<SpeedupInterval>> intervals) {
+  if (generation != m_generation || intervals.size() != m_rows.size()) return;  // a newer comparison
+  for (std::size_t i = 0; i < m_rows.size(); ++i) {
+    Row& row = m_rows[i];
+    if (!row.intervalPending) continue;
+    row.intervalPending = false;
+    row.interval = intervals[i];
+    // Worded in the sense of the ratio the table shows (the summary's figure).
+    const auto base = value(m_baseline.summary, row.figure);
+    const auto cand = value(m_candidates[row.candidate].summary, row.figure);
+    const auto ratio = base && cand ? speedup(*base, *cand, runFigureBetter(row.figure)) : std::nullopt;
+    if (row.interval && ratio) row.interval->speedup = *ratio;
+  }
+  m_intervalsPending = false;
+  if (!m_rows.empty()) emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+  emit intervalsReady();
 }
 
 void ComparisonTableModel::setLanguage(ReportLanguage language, const QLocale& locale) {
@@ -75,6 +136,8 @@ void ComparisonTableModel::clear() {
   beginResetModel();
   m_candidates.clear();
   m_rows.clear();
+  ++m_generation;
+  m_intervalsPending = false;
   endResetModel();
 }
 
@@ -133,6 +196,7 @@ QVariant ComparisonTableModel::data(const QModelIndex& index, int role) const {
               noise ? formatReportText(ReportText::RatioWithinNoise, m_language, {words}) : words);
         }
         case Interval:
+          if (row.intervalPending) return QStringLiteral("…");
           return hasInterval ? QString::fromStdString(formatIntervalRange(*row.interval, m_language))
                              : noValue;
         default:
@@ -158,14 +222,17 @@ QVariant ComparisonTableModel::data(const QModelIndex& index, int role) const {
     case ClearRole:
       return hasInterval ? QVariant(!noise) : QVariant();
     case Qt::ForegroundRole:
-      // Green where the candidate is better, red where it is worse; both readable on light and dark.
-      if (index.column() == Ratio && hasRatio && ratio != 1.0 && !noise)
+      // Green where the candidate is better, red where it is worse; both readable on light and dark. Not
+      // before its interval has said whether the difference is real.
+      if (index.column() == Ratio && hasRatio && ratio != 1.0 && !noise && !row.intervalPending)
         return QBrush(ratio > 1.0 ? QColor(0, 150, 90) : QColor(215, 60, 50));
       return {};
     case Qt::TextAlignmentRole:
       return index.column() == Scenario ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
                                         : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::ToolTipRole:
+      if ((index.column() == Ratio || index.column() == Interval) && row.intervalPending)
+        return tr("Computing the confidence interval from both runs' requests…");
       if ((index.column() == Ratio || index.column() == Interval) && hasInterval)
         return QString::fromStdString(formatSpeedupInterval(*row.interval, m_language));
       if (index.column() == Candidate || index.column() == Scenario) return candidate.name;

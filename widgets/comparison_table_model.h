@@ -3,6 +3,7 @@
 #include <QAbstractTableModel>
 #include <QLocale>
 #include <QString>
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -40,8 +41,14 @@ class ComparisonTableModel : public QAbstractTableModel {
 
   explicit ComparisonTableModel(QObject* parent = nullptr);
 
+  // The figures and ratios at once; the intervals (a bootstrap over every request of both runs, tens of
+  // milliseconds for runs of 10,000 requests) on a worker thread, so that the window never waits for
+  // them: until they arrive an interval cell reads "…" and its ratio is left uncoloured, then
+  // intervalsReady() is emitted. A comparison set meanwhile drops the older one's results.
   void setComparison(ComparedRun baseline, std::vector<ComparedRun> candidates,
                      std::vector<RunFigure> figures = defaultFigures());
+  // Whether the current comparison's intervals are still being computed.
+  bool intervalsPending() const { return m_intervalsPending; }
   void setLanguage(ReportLanguage language, const QLocale& locale = QLocale());
   // New names for the runs compared (the baseline's, then the candidates' in order), as after a change
   // of the UI language: the figures and intervals stay.
@@ -58,19 +65,28 @@ class ComparisonTableModel : public QAbstractTableModel {
   // The figures the seeds compare: mean latency, TTFT, TPOT, throughput.
   static std::vector<RunFigure> defaultFigures();
 
+ signals:
+  // The intervals of the comparison last set are in the table.
+  void intervalsReady();
+
  private:
   struct Row {
     RunFigure figure;
     std::size_t candidate;
     std::optional<SpeedupInterval> interval;
+    bool intervalPending = false;  // computed on a worker, not back yet
   };
   std::optional<double> value(const RunSummary& summary, RunFigure figure) const;
+  void startIntervals();
+  void takeIntervals(std::uint64_t generation, std::vector<std::optional<SpeedupInterval>> intervals);
 
   ComparedRun m_baseline;
   std::vector<ComparedRun> m_candidates;
   std::vector<Row> m_rows;
   ReportLanguage m_language = ReportLanguage::English;
   QLocale m_locale;
+  std::uint64_t m_generation = 0;  // of the comparison set last; a worker's results for another are dropped
+  bool m_intervalsPending = false;
 };
 
 }  // namespace ayar

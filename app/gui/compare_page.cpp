@@ -131,6 +131,7 @@ ComparePage::ComparePage(HistoryModel* history, QWidget* parent) : QWidget(paren
     m_noiseLegend->setVisible(!m_noiseLegend->text().isEmpty());
   };
   connect(m_model, &QAbstractItemModel::modelReset, this, showLegend);
+  connect(m_model, &ComparisonTableModel::intervalsReady, this, showLegend);
   connect(m_model, &QAbstractItemModel::headerDataChanged, this, showLegend);
   connect(m_model, &QAbstractItemModel::headerDataChanged, this, &ComparePage::arrange);
   arrange();

@@ -23,6 +23,7 @@
 #include "core/store/result_store.h"
 #include "core/store/store_path.h"
 #include "core/study/run_spec.h"
+#include "widgets/comparison_table_model.h"
 
 namespace {
 
@@ -112,6 +113,10 @@ int main(int argc, char** argv) {
   }
   const qint64 third = window.store().listRuns().front().id;
   window.compareRuns(baseline, {candidate, third});
+  if (window.comparePage()->tableModel()->intervalsPending()) {  // computed off the GUI thread
+    QSignalSpy intervals(window.comparePage()->tableModel(), &ayar::ComparisonTableModel::intervalsReady);
+    intervals.wait(30000);
+  }
 
   // The smoke study through the Studies area, as a user starts it there.
   ayar::StudiesPage* studies = window.studiesPage();

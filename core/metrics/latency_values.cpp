@@ -35,6 +35,15 @@ LatencyValuesByMetric latencyValuesByMetric(std::span<const RequestRecord> recor
   return values;
 }
 
+bool figureHasSpeedupInterval(const LatencyValuesByMetric& baseline, const LatencyValuesByMetric& candidate,
+                              RunFigure figure) {
+  const std::optional<FigureSample> sample = runFigureSample(figure);
+  if (!sample) return false;
+  const auto b = baseline.find(sample->metric);
+  const auto c = candidate.find(sample->metric);
+  return b != baseline.end() && c != candidate.end() && !b->second.empty() && !c->second.empty();
+}
+
 std::optional<SpeedupInterval> figureSpeedupInterval(const LatencyValuesByMetric& baseline,
                                                      const LatencyValuesByMetric& candidate, RunFigure figure,
                                                      const BootstrapOptions& options) {

@@ -24,5 +24,9 @@ LatencyValuesByMetric latencyValuesByMetric(std::span<const RequestRecord> recor
 std::optional<SpeedupInterval> figureSpeedupInterval(const LatencyValuesByMetric& baseline,
                                                      const LatencyValuesByMetric& candidate, RunFigure figure,
                                                      const BootstrapOptions& options = {});
+// Whether figureSpeedupInterval has something to resample for this figure: a per-request figure whose
+// values both runs have (cheap; the caller can show that an interval is coming before computing it).
+bool figureHasSpeedupInterval(const LatencyValuesByMetric& baseline, const LatencyValuesByMetric& candidate,
+                              RunFigure figure);
 
 }  // namespace ayar

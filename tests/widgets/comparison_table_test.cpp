@@ -3,6 +3,8 @@
 #include <QAbstractItemModelTester>
 #include <QLocale>
 #include <QRegularExpression>
+#include <QSignalSpy>
+#include <QTest>
 #include <cmath>
 #include <random>
 
@@ -118,6 +120,15 @@ TEST(ComparisonTableModel, LatencyRatiosCarryTheirIntervalAndNoiseIsNotAGain) {
                       {RunFigure::MeanTtft, RunFigure::OutputThroughput});
   model.setLanguage(ReportLanguage::Turkish, QLocale(QLocale::Turkish, QLocale::Turkey));
   ASSERT_EQ(model.rowCount(), 4);
+  // The figures and ratios at once; the intervals come from a worker thread, and until then a ratio is
+  // neither a gain nor a loss.
+  QSignalSpy ready(&model, &ComparisonTableModel::intervalsReady);
+  ASSERT_TRUE(model.intervalsPending());
+  EXPECT_EQ(model.index(2, ComparisonTableModel::Interval).data().toString(), QStringLiteral("…"));
+  EXPECT_FALSE(model.index(2, ComparisonTableModel::Ratio).data(Qt::ForegroundRole).isValid());
+  EXPECT_TRUE(model.noiseLegend().isEmpty());
+  ASSERT_TRUE(ready.wait(30000));
+  EXPECT_FALSE(model.intervalsPending());
   const QRegularExpression range(QStringLiteral("^[0-9],[0-9]{2}-[0-9],[0-9]{2}$"));
   // Rows are candidate by candidate: #2's TTFT, #2's throughput, #3's TTFT, #3's throughput.
   const QModelIndex sameRatio = model.index(0, ComparisonTableModel::Ratio);
@@ -145,6 +156,24 @@ TEST(ComparisonTableModel, LatencyRatiosCarryTheirIntervalAndNoiseIsNotAGain) {
   EXPECT_TRUE(model.headerData(ComparisonTableModel::Interval, Qt::Horizontal, Qt::ToolTipRole)
                   .toString()
                   .contains(QStringLiteral("bootstrap")));
+}
+
+// A comparison set while the one before is still being resampled keeps only its own intervals.
+TEST(ComparisonTableModel, ANewerComparisonDropsTheOlderOnesIntervals) {
+  ComparisonTableModel model;
+  QSignalSpy ready(&model, &ComparisonTableModel::intervalsReady);
+  model.setComparison(runWithRequests(QStringLiteral("#1"), 1, 40.0),
+                      {runWithRequests(QStringLiteral("#2"), 2, 40.0)}, {RunFigure::MeanTtft});
+  model.setComparison(runWithRequests(QStringLiteral("#1"), 1, 40.0),
+                      {runWithRequests(QStringLiteral("#3 faster"), 3, 20.0)}, {RunFigure::MeanTtft});
+  ASSERT_TRUE(ready.wait(30000));
+  QTest::qWait(200);  // the first comparison's worker has finished too by now; its results must be gone
+  EXPECT_EQ(ready.count(), 1);
+  EXPECT_TRUE(model.index(0, ComparisonTableModel::Interval).data(ComparisonTableModel::ClearRole).toBool());
+  EXPECT_GT(model.index(0, ComparisonTableModel::Interval).data(ComparisonTableModel::SortRole).toDouble(),
+            1.5);
+  model.clear();
+  EXPECT_FALSE(model.intervalsPending());
 }
 
 TEST(ComparisonTableView, SortsByTheNumbersAndCopiesAsTabSeparatedText) {

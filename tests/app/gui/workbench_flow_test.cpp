@@ -102,6 +102,10 @@ TEST(Workbench, TwoSimRunsFillTheLiveChartsAndResultsAndCompareAsTheirTimingsSay
   EXPECT_EQ(compare->cdfChart()->cdfCount(), 2);
   EXPECT_EQ(compare->boxChart()->boxes().size(), 2);
   const ComparisonTableModel* table = compare->tableModel();
+  if (table->intervalsPending()) {  // computed off the GUI thread
+    QSignalSpy ready(table, &ComparisonTableModel::intervalsReady);
+    ASSERT_TRUE(ready.wait(30000));
+  }
   bool sawTtft = false;
   for (int r = 0; r < table->rowCount(); ++r) {
     const QString scenario = table->index(r, ComparisonTableModel::Scenario).data().toString();
