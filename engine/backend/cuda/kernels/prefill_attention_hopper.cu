@@ -1,5 +1,5 @@
 // Prefill attention for Hopper (compute capability 9.0): warpgroup MMA (wgmma) fed by the tensor memory
-// accelerator (TMA), FlashAttention-3's plan in our own form.
+// accelerator (TMA), with warps specialised as producer and consumers.
 //
 // A block takes 128 query rows of one KV head and one sequence. Its rows are (position, query head)
 // pairs, a KV head's G query heads side by side (row m is position m / G, head m % G of the group), so
