@@ -145,6 +145,14 @@
         <source>The run failed: its figures may be missing or partial.</source>
         <translation>The run failed: its figures may be missing or partial.</translation>
     </message>
+    <message>
+        <source>Figures</source>
+        <translation>Figures</translation>
+    </message>
+    <message>
+        <source>The figures the table and the exported report list</source>
+        <translation>The figures the table and the exported report list</translation>
+    </message>
 </context>
 <context>
     <name>ayar::ComparisonTableModel</name>

@@ -145,6 +145,14 @@
         <source>The run failed: its figures may be missing or partial.</source>
         <translation>Çalıştırma başarısız oldu: ölçümleri eksik ya da kısmi olabilir.</translation>
     </message>
+    <message>
+        <source>Figures</source>
+        <translation>Ölçütler</translation>
+    </message>
+    <message>
+        <source>The figures the table and the exported report list</source>
+        <translation>Tablonun ve dışa aktarılan raporun listelediği ölçütler</translation>
+    </message>
 </context>
 <context>
     <name>ayar::ComparisonTableModel</name>

@@ -8,6 +8,8 @@
 #include <memory>
 #include <utility>
 
+#include "core/report/comparison_report.h"
+
 namespace ayar {
 
 namespace {
@@ -21,10 +23,7 @@ QString fromUtf8(std::string_view text) {
 ComparisonTableModel::ComparisonTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 std::vector<RunFigure> ComparisonTableModel::defaultFigures() {
-  return {RunFigure::MeanE2el,         RunFigure::MeanTtft,
-          RunFigure::P99Ttft,          RunFigure::MeanTpot,
-          RunFigure::P99Tpot,          RunFigure::RequestThroughput,
-          RunFigure::OutputThroughput, RunFigure::TotalTokenThroughput};
+  return defaultComparisonFigures();  // the exported report's, so that both list the same at first
 }
 
 void ComparisonTableModel::setComparison(ComparedRun baseline, std::vector<ComparedRun> candidates,

@@ -13,12 +13,16 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QLocale>
+#include <QMenu>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSettings>
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QStyle>
+#include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "app/gui/history_model.h"
 #include "app/gui/report_charts.h"
@@ -53,6 +57,44 @@ ComparePage::ComparePage(HistoryModel* history, QWidget* parent) : QWidget(paren
   m_logScale = new QCheckBox(this);
   m_logScale->setObjectName(QStringLiteral("logScale"));
   m_compare = new QPushButton(this);
+  // Which figures the table and the exported report list: a checkable entry per figure, kept in the
+  // settings.
+  m_figures = new QToolButton(this);
+  m_figures->setObjectName(QStringLiteral("compareFigures"));
+  m_figures->setPopupMode(QToolButton::InstantPopup);
+  m_figures->setToolButtonStyle(Qt::ToolButtonTextOnly);
+  m_figures->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+  m_figuresMenu = new QMenu(m_figures);
+  {
+    const QStringList saved = QSettings().value(QStringLiteral("compare/figures")).toStringList();
+    std::vector<RunFigure> chosen = ComparisonTableModel::defaultFigures();
+    if (!saved.isEmpty()) {
+      chosen.clear();
+      for (const QString& key : saved) {
+        try {
+          chosen.push_back(parseRunFigure(key.toStdString()));
+        } catch (const Error&) {  // a key of another version: dropped
+        }
+      }
+      if (chosen.empty()) chosen = ComparisonTableModel::defaultFigures();
+    }
+    for (const RunFigure figure : kAllRunFigures) {
+      QAction* action = m_figuresMenu->addAction(QString());
+      action->setCheckable(true);
+      action->setData(QString::fromUtf8(runFigureKey(figure).data()));
+      action->setChecked(std::find(chosen.begin(), chosen.end(), figure) != chosen.end());
+      connect(action, &QAction::toggled, this, [this, action](bool checked) {
+        if (!checked && chosenFigures().empty()) {  // the table keeps at least one figure
+          const QSignalBlocker blocker(action);
+          action->setChecked(true);
+          return;
+        }
+        saveFigures();
+        showFigures();
+      });
+    }
+  }
+  m_figures->setMenu(m_figuresMenu);
   m_copy = new QPushButton(this);
   m_export = new QPushButton(this);
   m_export->setObjectName(QStringLiteral("exportReport"));
@@ -78,6 +120,7 @@ ComparePage::ComparePage(HistoryModel* history, QWidget* parent) : QWidget(paren
   choose->addWidget(m_candidates, 1, 1, 1, 4);
   auto* buttons = new QVBoxLayout;
   buttons->addWidget(m_compare);
+  buttons->addWidget(m_figures);
   buttons->addWidget(m_copy);
   buttons->addWidget(m_export);
   buttons->addWidget(m_reportLanguageLabel);
@@ -180,6 +223,12 @@ void ComparePage::retranslate() {
   m_metric->setItemText(3, tr("End-to-end latency"));
   m_compare->setText(tr("Compare"));
   m_copy->setText(tr("Copy table"));
+  m_figures->setText(tr("Figures"));
+  m_figures->setToolTip(tr("The figures the table and the exported report list"));
+  for (QAction* action : m_figuresMenu->actions()) {
+    const RunFigure figure = parseRunFigure(action->data().toString().toStdString());
+    action->setText(QString::fromUtf8(runFigureLabel(figure, uiReportLanguage()).data()));
+  }
   m_export->setText(tr("Export report…"));
   m_export->setToolTip(
       tr("PDF, HTML (charts embedded), Markdown, CSV or JSON, in the report language below"));
@@ -404,7 +453,7 @@ void ComparePage::compare(std::int64_t baseline, const std::vector<std::int64_t>
   for (std::size_t i = 1; i < m_runs.size(); ++i)
     compared.push_back({tableName(m_runs[i]), m_runs[i].summary, latencyValuesByMetric(m_runs[i].records)});
   m_model->setComparison({tableName(m_runs[0]), m_runs[0].summary, latencyValuesByMetric(m_runs[0].records)},
-                         std::move(compared));
+                         std::move(compared), chosenFigures());
   // Show the choice the comparison was made of.
   {
     const QSignalBlocker blocker(m_baseline);
@@ -415,6 +464,30 @@ void ComparePage::compare(std::int64_t baseline, const std::vector<std::int64_t>
   chooseScale();
   showMetric();
   showDifferences();
+}
+
+std::vector<RunFigure> ComparePage::chosenFigures() const {
+  std::vector<RunFigure> figures;
+  for (const QAction* action : m_figuresMenu->actions()) {
+    if (action->isChecked()) figures.push_back(parseRunFigure(action->data().toString().toStdString()));
+  }
+  return figures;
+}
+
+void ComparePage::saveFigures() {
+  QStringList keys;
+  for (const RunFigure figure : chosenFigures())
+    keys.append(QString::fromUtf8(runFigureKey(figure).data()));
+  QSettings().setValue(QStringLiteral("compare/figures"), keys);
+}
+
+void ComparePage::showFigures() {
+  if (m_runs.empty()) return;
+  std::vector<ComparedRun> compared;
+  for (std::size_t i = 1; i < m_runs.size(); ++i)
+    compared.push_back({tableName(m_runs[i]), m_runs[i].summary, latencyValuesByMetric(m_runs[i].records)});
+  m_model->setComparison({tableName(m_runs[0]), m_runs[0].summary, latencyValuesByMetric(m_runs[0].records)},
+                         std::move(compared), chosenFigures());
 }
 
 void ComparePage::showMetric() {
@@ -445,7 +518,7 @@ QString ComparePage::exportReport(const QString& path) {
   if (m_runs.empty()) return tr("Compare runs first, then export the comparison.");
   // Every latency's charts, drawn offscreen in the report's language, whatever the page shows.
   try {
-    writeComparisonReportFile(m_runs, reportLanguage(), path, reportFileFormatFor(path));
+    writeComparisonReportFile(m_runs, reportLanguage(), path, reportFileFormatFor(path), chosenFigures());
   } catch (const Error& e) {
     return QString::fromStdString(errorText(e, uiReportLanguage()));
   }

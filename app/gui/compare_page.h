@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "app/gui/stored_run.h"
+#include "core/metrics/run_figure.h"
 #include "core/report/report_text.h"
 
 class QBoxLayout;
@@ -11,9 +12,11 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QListWidget;
+class QMenu;
 class QPushButton;
 class QScrollArea;
 class QSplitter;
+class QToolButton;
 
 namespace ayar {
 
@@ -55,6 +58,10 @@ class ComparePage : public QWidget {
   DistributionChart* cdfChart() const { return m_cdf; }
   BoxPlotChart* boxChart() const { return m_box; }
   const std::vector<LoadedRun>& runs() const { return m_runs; }
+  // The figures the table and the exported report list, in the order of kAllRunFigures: the user's
+  // choice from the "Figures" menu, kept in the settings (compare/figures); the seeds' figures at first.
+  std::vector<RunFigure> chosenFigures() const;
+  QMenu* figuresMenu() const { return m_figuresMenu; }
   // Whether the charts stand beside the table (a wide window) or below it.
   bool chartsBesideTable() const;
 
@@ -82,9 +89,14 @@ class ComparePage : public QWidget {
   void showMetric();
   // The differences between the compared runs' set-ups as a table, in the UI's language.
   void showDifferences();
+  // The table again with the chosen figures (after the menu changed them).
+  void showFigures();
+  void saveFigures();
 
   HistoryModel* m_history;
   ResultStore* m_store = nullptr;
+  QToolButton* m_figures = nullptr;
+  QMenu* m_figuresMenu = nullptr;
   QComboBox* m_baseline = nullptr;
   QListWidget* m_candidates = nullptr;
   static constexpr int kChartWidthBesideTable = 440;

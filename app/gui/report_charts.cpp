@@ -93,12 +93,13 @@ ComparisonReportRun comparisonReportRun(const LoadedRun& run) {
 }
 
 void writeComparisonReportFile(const std::vector<LoadedRun>& runs, ReportLanguage language,
-                               const QString& path, ReportFileFormat format) {
+                               const QString& path, ReportFileFormat format,
+                               const std::vector<RunFigure>& figures) {
   std::vector<ComparisonReportRun> candidates;
   for (std::size_t i = 1; i < runs.size(); ++i)
     candidates.push_back(comparisonReportRun(runs[i]));
-  const ReportDocument document =
-      buildComparisonReport(comparisonReportRun(runs.front()), candidates, reportLocaleFor(language, format));
+  const ReportDocument document = buildComparisonReport(comparisonReportRun(runs.front()), candidates,
+                                                        reportLocaleFor(language, format), figures);
   writeReportFile(
       document,
       reportFileHasCharts(format) ? comparisonReportCharts(runs, language) : std::vector<ReportChart>{}, path,

@@ -41,8 +41,10 @@ ComparisonReportRun comparisonReportRun(const LoadedRun& run);
 QString fromCatalogue(std::string_view text);
 
 // Writes the comparison of `runs` (the first is the baseline) to `path` as `format`, in `language`,
-// with comparisonReportCharts() in PDF and HTML. Throws ayar::Error as writeReportFile does.
+// listing `figures`, with comparisonReportCharts() in PDF and HTML. Throws ayar::Error as writeReportFile
+// does.
 void writeComparisonReportFile(const std::vector<LoadedRun>& runs, ReportLanguage language,
-                               const QString& path, ReportFileFormat format);
+                               const QString& path, ReportFileFormat format,
+                               const std::vector<RunFigure>& figures = defaultComparisonFigures());
 
 }  // namespace ayar

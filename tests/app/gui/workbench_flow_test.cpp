@@ -2,11 +2,14 @@
 // (timing simulator, fixed timings) and a real store.
 #include <gtest/gtest.h>
 
+#include <QAction>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QProcess>
 #include <QPushButton>
+#include <QSettings>
 #include <QSignalSpy>
 #include <algorithm>
 #include <nlohmann/json.hpp>
@@ -142,6 +145,56 @@ TEST(Workbench, TwoSimRunsFillTheLiveChartsAndResultsAndCompareAsTheirTimingsSay
       << differences->text().toStdString();
   window.setLanguage(QStringLiteral("en"));
   EXPECT_TRUE(shownCandidate().endsWith(QStringLiteral("SIMULATED"))) << shownCandidate().toStdString();
+
+  // The table lists the figures the user picks from the Figures menu, and the settings keep the choice;
+  // the last figure cannot be unticked.
+  const auto action = [&](const char* key) -> QAction* {
+    for (QAction* a : compare->figuresMenu()->actions()) {
+      if (a->data().toString() == QLatin1String(key)) return a;
+    }
+    return nullptr;
+  };
+  QAction* meanTtft = action("mean_ttft_ms");
+  QAction* medianItl = action("median_itl_ms");
+  ASSERT_TRUE(meanTtft && medianItl);
+  EXPECT_EQ(compare->figuresMenu()->actions().size(), static_cast<qsizetype>(std::size(kAllRunFigures)));
+  EXPECT_TRUE(meanTtft->isChecked());
+  EXPECT_FALSE(medianItl->isChecked());
+  EXPECT_EQ(meanTtft->text(), QStringLiteral("Mean TTFT"));
+  const int rowsBefore = table->rowCount();
+  meanTtft->trigger();
+  medianItl->trigger();
+  EXPECT_EQ(table->rowCount(), rowsBefore);
+  const auto rowsStartingWith = [&](const QString& prefix) {
+    int count = 0;
+    for (int r = 0; r < table->rowCount(); ++r)
+      count += table->index(r, ComparisonTableModel::Scenario).data().toString().startsWith(prefix) ? 1 : 0;
+    return count;
+  };
+  EXPECT_EQ(rowsStartingWith(QStringLiteral("Mean TTFT")), 0);
+  EXPECT_EQ(rowsStartingWith(QStringLiteral("Median ITL")), 1);
+  const QStringList saved = QSettings().value(QStringLiteral("compare/figures")).toStringList();
+  EXPECT_TRUE(saved.contains(QStringLiteral("median_itl_ms"))) << saved.join(u',').toStdString();
+  EXPECT_FALSE(saved.contains(QStringLiteral("mean_ttft_ms"))) << saved.join(u',').toStdString();
+  for (QAction* a : compare->figuresMenu()->actions()) {
+    if (a->isChecked()) a->trigger();
+  }
+  EXPECT_EQ(compare->chosenFigures().size(), 1u);  // one stays
+  EXPECT_GT(table->rowCount(), 0);
+  // Back to the seeds' figures for what follows.
+  const std::vector<RunFigure> defaults = ComparisonTableModel::defaultFigures();
+  for (QAction* a : compare->figuresMenu()->actions()) {
+    const bool wanted = std::find(defaults.begin(), defaults.end(),
+                                  parseRunFigure(a->data().toString().toStdString())) != defaults.end();
+    if (wanted && !a->isChecked()) a->trigger();
+  }
+  for (QAction* a : compare->figuresMenu()->actions()) {
+    const bool wanted = std::find(defaults.begin(), defaults.end(),
+                                  parseRunFigure(a->data().toString().toStdString())) != defaults.end();
+    if (!wanted && a->isChecked()) a->trigger();
+  }
+  EXPECT_EQ(compare->chosenFigures(), defaults);
+  EXPECT_EQ(table->rowCount(), rowsBefore);
 
   // Every export format, in Turkish, read back: JSON and CSV parsed, HTML and PDF naming both runs.
   compare->setReportLanguage(ReportLanguage::Turkish);
