@@ -360,52 +360,52 @@ struct ConsumerTiles {
 };
 
 // Tile k's S = Q K^T is issued together with tile k - 1's O += P V; the softmax of tile k runs while that
-// product is still on the tensor cores, and only the rescale of O waits for it.
+// product is still on the tensor cores, and only the rescale of O waits for it. The first tile and the
+// last product are peeled off the loop, so that its body issues the same wgmma groups on every pass.
 __device__ __forceinline__ void consumeOverlapped(ConsumerState& state, const ConsumerTiles& c,
                                                   float scaleLog2) {
-  for (int k = 0; k < c.tiles; ++k) {
-    c.waitFull(k);
-    if (k < c.computed) {
-      float s[64];
+  float s[64];
+  float alpha[2], tileSum[2];
+  auto softmax = [&](int k) {
+    if (k * kKeys + kKeys - 1 > c.firstPosition) maskScores(s, k * kKeys, c.rowPosition, c.t);
+    softmaxScores(s, state.rowMax, alpha, tileSum, scaleLog2);
+  };
+  if (c.computed > 0) {
+    c.waitFull(0);
+    wgmmaFence();
+    issueScores(s, c.qTile, c.keys(0));
+    wgmmaCommit();
+    wgmmaWait<0>();
+    fenceRegisters(s);
+    softmax(0);
+    rescaleAndPack(state, s, alpha, tileSum);
+    for (int k = 1; k < c.computed; ++k) {
+      c.waitFull(k);
+      fenceRegisters(state.o);
       wgmmaFence();
       issueScores(s, c.qTile, c.keys(k));
       wgmmaCommit();
-      if (k > 0) {
-        issueValues(state, c.values(k - 1));
-        wgmmaCommit();
-        wgmmaWait<1>();  // S of tile k; the P V of tile k - 1 may still run
-      } else {
-        wgmmaWait<0>();
-      }
+      issueValues(state, c.values(k - 1));
+      wgmmaCommit();
+      wgmmaWait<1>();  // S of tile k; the P V of tile k - 1 may still run
       fenceRegisters(s);
-      if (k * kKeys + kKeys - 1 > c.firstPosition) maskScores(s, k * kKeys, c.rowPosition, c.t);
-      float alpha[2], tileSum[2];
-      softmaxScores(s, state.rowMax, alpha, tileSum, scaleLog2);
-      if (k > 0) {
-        wgmmaWait<0>();
-        fenceRegisters(state.o);
-        c.giveBack(k - 1);
-      }
+      softmax(k);
+      wgmmaWait<0>();
+      fenceRegisters(state.o);
+      c.giveBack(k - 1);
       rescaleAndPack(state, s, alpha, tileSum);
-    } else {
-      if (k == c.computed && k > 0) {  // the last computed tile's P V
-        wgmmaFence();
-        issueValues(state, c.values(k - 1));
-        wgmmaCommit();
-        wgmmaWait<0>();
-        fenceRegisters(state.o);
-        c.giveBack(k - 1);
-      }
-      c.giveBack(k);
     }
-  }
-  if (c.computed == c.tiles && c.tiles > 0) {
+    fenceRegisters(state.o);
     wgmmaFence();
-    issueValues(state, c.values(c.tiles - 1));
+    issueValues(state, c.values(c.computed - 1));
     wgmmaCommit();
     wgmmaWait<0>();
     fenceRegisters(state.o);
-    c.giveBack(c.tiles - 1);
+    c.giveBack(c.computed - 1);
+  }
+  for (int k = c.computed; k < c.tiles; ++k) {  // tiles past this consumer's rows: waited for, given back
+    c.waitFull(k);
+    c.giveBack(k);
   }
 }
 
@@ -443,7 +443,9 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
   __syncthreads();
 
-  const int warpgroup = tid / 128;
+  // Broadcast from lane 0, so that the compiler knows it is the same in every thread of a warp: a
+  // branch on a value it must assume divergent makes it serialise the wgmma instructions inside.
+  const int warpgroup = __shfl_sync(0xffffffffu, tid / 128, 0);
   const int lane = tid & 31;
   if (warpgroup == 0) {
     asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kProducerRegisters));
