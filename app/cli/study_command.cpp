@@ -194,6 +194,7 @@ struct RunsReportFlags {
   std::string lang = "en";
   std::string format = "md";
   std::string output;
+  std::vector<std::string> figures;  // result keys; empty: the seeds' figures
 };
 
 }  // namespace
@@ -208,13 +209,22 @@ void addReportCommand(CLI::App& app, int& exitCode) {
   report->add_option("--lang", flags->lang, "Report language: en or tr (default en)");
   report->add_option("--format", flags->format, "Report format: md, html, csv or json (default md)");
   report->add_option("-o,--output", flags->output, "File to write the report to (default: standard output)");
+  report
+      ->add_option("--figures", flags->figures,
+                   "The figures to list, by result key, comma-separated (e.g. mean_ttft_ms,p99_itl_ms,"
+                   "output_throughput); default: the seed documents' eight")
+      ->delimiter(',');
   report->callback([flags, &exitCode] {
     StudyFlags where;
     where.store = flags->store;
     const ReportLanguage language = parseReportLanguage(flags->lang);
     const ReportFormat format = parseReportFormat(flags->format);
+    std::vector<RunFigure> figures;
+    for (const std::string& key : flags->figures)
+      figures.push_back(parseRunFigure(key));  // an unknown key: an error that lists the known ones
+    if (figures.empty()) figures = defaultComparisonFigures();
     writeOutput(flags->output, renderReport(buildRunsReport(existingStore(where), flags->ids,
-                                                            reportLocaleFor(language, format)),
+                                                            reportLocaleFor(language, format), figures),
                                             format));
     exitCode = 0;
   });

@@ -555,7 +555,8 @@ RunSetup storedRunSetup(const StoredRun& run) {
 }
 
 ReportDocument buildRunsReport(const std::filesystem::path& storePath,
-                               const std::vector<std::int64_t>& runIds, const ReportLocale& locale) {
+                               const std::vector<std::int64_t>& runIds, const ReportLocale& locale,
+                               const std::vector<RunFigure>& figures) {
   if (runIds.empty()) throw MessageError({MessageText::ReportNoRunIds, {}});
   ResultStore store(storePath);
   std::vector<ComparisonReportRun> runs;
@@ -577,7 +578,7 @@ ReportDocument buildRunsReport(const std::filesystem::path& storePath,
   }
   const ComparisonReportRun baseline = runs.front();
   runs.erase(runs.begin());
-  return buildComparisonReport(baseline, runs, locale);
+  return buildComparisonReport(baseline, runs, locale, figures);
 }
 
 }  // namespace ayar

@@ -46,9 +46,10 @@ RunSetup storedRunSetup(const StoredRun& run, const EngineCatalogue* catalogue);
 RunSetup storedRunSetup(const StoredRun& run);
 
 // Stored runs side by side (`ayar-cli report RUN_IDS...`): the first is the baseline, the others its
-// candidates, as buildComparisonReport words them (figures rebuilt from the stored requests). Throws
-// ayar::Error naming an id the store does not have.
+// candidates, as buildComparisonReport words them (figures rebuilt from the stored requests), listing
+// `figures`. Throws ayar::Error naming an id the store does not have.
 ReportDocument buildRunsReport(const std::filesystem::path& storePath,
-                               const std::vector<std::int64_t>& runIds, const ReportLocale& locale);
+                               const std::vector<std::int64_t>& runIds, const ReportLocale& locale,
+                               const std::vector<RunFigure>& figures = defaultComparisonFigures());
 
 }  // namespace ayar

@@ -113,6 +113,18 @@ TEST(AyarCliStudy, RunsAStudyListsItAndReportsItInBothLanguages) {
   EXPECT_TRUE(contains(runs.output, "## Neler farklı")) << runs.output;
   EXPECT_TRUE(contains(runs.output, "| --sim-profile | fixed:50,10 | fixed:40,8 |")) << runs.output;
   EXPECT_TRUE(contains(runs.output, "Serving Benchmark Result"));
+  // The figures a user picks, by result key; an unknown key is refused with the ones there are.
+  const auto picked = runCli({"report", "1", "3", "--store", store, "--figures", "median_itl_ms,p99_e2el_ms"},
+                             dir / "picked.log");
+  ASSERT_EQ(picked.exitCode, 0) << picked.output;
+  EXPECT_TRUE(contains(picked.output, "| Median ITL (ms) |")) << picked.output;
+  EXPECT_TRUE(contains(picked.output, "| P99 latency (ms) |")) << picked.output;
+  EXPECT_FALSE(contains(picked.output, "| Mean TTFT (ms) |")) << picked.output;
+  const auto badFigure =
+      runCli({"report", "1", "3", "--store", store, "--figures", "fastness"}, dir / "badfig.log");
+  EXPECT_NE(badFigure.exitCode, 0);
+  EXPECT_TRUE(contains(badFigure.output, "fastness")) << badFigure.output;
+  EXPECT_TRUE(contains(badFigure.output, "mean_ttft_ms")) << badFigure.output;
   const auto noRun = runCli({"report", "1", "99", "--store", store}, dir / "norun.log");
   EXPECT_EQ(noRun.exitCode, 1);
   EXPECT_TRUE(contains(noRun.output, "no run 99")) << noRun.output;
