@@ -5,6 +5,7 @@
 #include <QCoreApplication>
 #include <QPointer>
 #include <QThreadPool>
+#include <algorithm>
 #include <memory>
 #include <utility>
 
@@ -39,9 +40,8 @@ void ComparisonTableModel::setComparison(ComparedRun baseline, std::vector<Compa
       if (!base && !cand) continue;
       Row row{figure, c, std::nullopt, false};
       // An interval only beside a ratio the table shows, and only where both runs have the requests.
-      const auto ratio = base && cand ? speedup(*base, *cand, runFigureBetter(figure)) : std::nullopt;
-      row.intervalPending =
-          ratio && figureHasSpeedupInterval(m_baseline.values, m_candidates[c].values, figure);
+      row.intervalPending = summaryRatio(row).has_value() &&
+                            figureHasSpeedupInterval(m_baseline.values, m_candidates[c].values, figure);
       m_rows.push_back(std::move(row));
     }
   }
@@ -57,13 +57,9 @@ void ComparisonTableModel::startIntervals() {
     std::vector<std::pair<RunFigure, std::size_t>> rows;  // per row: its figure and candidate (or none)
   };
   auto job = std::make_shared<Job>();
-  bool any = false;
-  for (const Row& row : m_rows) {
+  for (const Row& row : m_rows)
     job->rows.emplace_back(row.figure, row.intervalPending ? row.candidate : m_candidates.size());
-    any = any || row.intervalPending;
-  }
-  m_intervalsPending = any;
-  if (!any) return;
+  if (!intervalsPending()) return;
   // Copies: the worker must not read what a later setComparison replaces.
   job->baseline = m_baseline.values;
   for (const ComparedRun& run : m_candidates)
@@ -96,12 +92,9 @@ void ComparisonTableModel::takeIntervals(std::uint64_t generation,
     row.intervalPending = false;
     row.interval = intervals[i];
     // Worded in the sense of the ratio the table shows (the summary's figure).
-    const auto base = value(m_baseline.summary, row.figure);
-    const auto cand = value(m_candidates[row.candidate].summary, row.figure);
-    const auto ratio = base && cand ? speedup(*base, *cand, runFigureBetter(row.figure)) : std::nullopt;
+    const auto ratio = summaryRatio(row);
     if (row.interval && ratio) row.interval->speedup = *ratio;
   }
-  m_intervalsPending = false;
   if (!m_rows.empty()) emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
   emit intervalsReady();
 }
@@ -136,7 +129,6 @@ void ComparisonTableModel::clear() {
   m_candidates.clear();
   m_rows.clear();
   ++m_generation;
-  m_intervalsPending = false;
   endResetModel();
 }
 
@@ -150,6 +142,16 @@ int ComparisonTableModel::columnCount(const QModelIndex& parent) const {
 
 std::optional<double> ComparisonTableModel::value(const RunSummary& summary, RunFigure figure) const {
   return runFigureValue(summary, figure);
+}
+
+std::optional<double> ComparisonTableModel::summaryRatio(const Row& row) const {
+  const auto base = value(m_baseline.summary, row.figure);
+  const auto cand = value(m_candidates[row.candidate].summary, row.figure);
+  return base && cand ? speedup(*base, *cand, runFigureBetter(row.figure)) : std::nullopt;
+}
+
+bool ComparisonTableModel::intervalsPending() const {
+  return std::any_of(m_rows.begin(), m_rows.end(), [](const Row& row) { return row.intervalPending; });
 }
 
 QVariant ComparisonTableModel::data(const QModelIndex& index, int role) const {

@@ -48,7 +48,7 @@ class ComparisonTableModel : public QAbstractTableModel {
   void setComparison(ComparedRun baseline, std::vector<ComparedRun> candidates,
                      std::vector<RunFigure> figures = defaultFigures());
   // Whether the current comparison's intervals are still being computed.
-  bool intervalsPending() const { return m_intervalsPending; }
+  bool intervalsPending() const;
   void setLanguage(ReportLanguage language, const QLocale& locale = QLocale());
   // New names for the runs compared (the baseline's, then the candidates' in order), as after a change
   // of the UI language: the figures and intervals stay.
@@ -77,6 +77,8 @@ class ComparisonTableModel : public QAbstractTableModel {
     bool intervalPending = false;  // computed on a worker, not back yet
   };
   std::optional<double> value(const RunSummary& summary, RunFigure figure) const;
+  // The ratio the table shows for a row (speedup of the summaries' figure), none where either lacks it.
+  std::optional<double> summaryRatio(const Row& row) const;
   void startIntervals();
   void takeIntervals(std::uint64_t generation, std::vector<std::optional<SpeedupInterval>> intervals);
 
@@ -86,7 +88,6 @@ class ComparisonTableModel : public QAbstractTableModel {
   ReportLanguage m_language = ReportLanguage::English;
   QLocale m_locale;
   std::uint64_t m_generation = 0;  // of the comparison set last; a worker's results for another are dropped
-  bool m_intervalsPending = false;
 };
 
 }  // namespace ayar

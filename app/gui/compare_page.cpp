@@ -449,11 +449,7 @@ void ComparePage::compare(std::int64_t baseline, const std::vector<std::int64_t>
   for (std::int64_t id : candidates)
     runs.push_back(loadStoredRun(*m_store, id));
   m_runs = std::move(runs);
-  std::vector<ComparedRun> compared;
-  for (std::size_t i = 1; i < m_runs.size(); ++i)
-    compared.push_back({tableName(m_runs[i]), m_runs[i].summary, latencyValuesByMetric(m_runs[i].records)});
-  m_model->setComparison({tableName(m_runs[0]), m_runs[0].summary, latencyValuesByMetric(m_runs[0].records)},
-                         std::move(compared), chosenFigures());
+  showFigures();
   // Show the choice the comparison was made of.
   {
     const QSignalBlocker blocker(m_baseline);

@@ -89,7 +89,7 @@ class ComparePage : public QWidget {
   void showMetric();
   // The differences between the compared runs' set-ups as a table, in the UI's language.
   void showDifferences();
-  // The table again with the chosen figures (after the menu changed them).
+  // The table of the runs compared, with the chosen figures (after a comparison, or a change of them).
   void showFigures();
   void saveFigures();
 

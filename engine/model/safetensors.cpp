@@ -370,7 +370,7 @@ void dequantizeBlockScaledFp8(const SafetensorsTensor& codes, const SafetensorsT
                               int blockCols, std::span<float> out) {
   const std::string where = codes.file.string() + ": tensor '" + codes.name + "'";
   if (codes.dtype != SafetensorsDType::kF8E4M3 || codes.shape.size() != 2)
-    throw Error(where + " is not an F8_E4M3 matrix, so it has no block scales");
+    throw Error(where + " is not an F8_E4M3 matrix: only the linear layers' weights may be FP8");
   if (blockRows <= 0 || blockCols <= 0)
     throw Error(where + ": the FP8 block size must be positive (config.json's weight_block_size)");
   const std::int64_t rows = codes.shape[0], cols = codes.shape[1];

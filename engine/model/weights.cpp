@@ -131,8 +131,6 @@ void loadFp8Tensor(const SafetensorsCheckpoint& checkpoint, const SafetensorsTen
                 " is F8_E4M3 but config.json has no quantization_config (quant_method fp8, "
                 "weight_block_size) saying how it is scaled; is the config.json of this checkpoint?");
   }
-  if (tensor.shape.size() != 2)
-    throw Error(where + " is F8_E4M3 but not a matrix: only the linear layers' weights may be FP8");
   const std::string scaleName = tensor.name + "_scale_inv";
   const SafetensorsTensor* scale = checkpoint.find(scaleName);
   if (!scale) {

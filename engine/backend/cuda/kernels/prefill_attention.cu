@@ -310,11 +310,12 @@ void prefillAttention(Bf16* out, const Bf16* qkv, int qkvStride, const SeqTable&
                       const std::int32_t* seqs, int count, int maxQueryLen, int numHeads,
                       const LayerKvCache& cache, Stream stream, PrefillKernel kernel) {
   if (count == 0) return;
-  if (kernel == PrefillKernel::Hopper && !hopperPrefillAvailable(cache))
+  const bool hopper = kernel != PrefillKernel::Portable && hopperPrefillAvailable(cache);
+  if (kernel == PrefillKernel::Hopper && !hopper)
     throw Error(
         "prefill attention: the Hopper kernel needs a compute capability 9.0 GPU and a cache whose "
         "block size is a power of two of at least 8, with its block count given");
-  if (kernel == PrefillKernel::Hopper || (kernel == PrefillKernel::Best && hopperPrefillAvailable(cache))) {
+  if (hopper) {
     detail::prefillAttentionHopper(out, qkv, qkvStride, table, seqs, count, maxQueryLen, numHeads, cache,
                                    stream);
     return;
